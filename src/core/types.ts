@@ -1,0 +1,102 @@
+/**
+ * Shared, runtime-neutral data types. Every stage of the pipeline speaks these.
+ * Stages never mutate a value they receive: they return new objects with a trace entry added.
+ */
+
+/** Source-type taxonomy of the source-aware reranking paper (see DESIGN.md, priors). */
+export const SOURCE_TYPES = [
+  'peer_reviewed',
+  'government',
+  'internal_policy',
+  'established_news',
+  'blog',
+  'user_generated',
+  'ai_generated',
+  'unknown',
+] as const;
+export type SourceType = (typeof SOURCE_TYPES)[number];
+
+export const DOC_STATUSES = ['current', 'superseded', 'draft'] as const;
+export type DocStatus = (typeof DOC_STATUSES)[number];
+
+/** Per-document metadata used by selection (priors, canonical copy, recency). */
+export interface DocumentMeta {
+  readonly id: string;
+  readonly title: string;
+  readonly sourceType: SourceType;
+  readonly status: DocStatus;
+  /** ISO date (YYYY-MM-DD) the document takes effect, when known. */
+  readonly effectiveDate?: string;
+  readonly language?: string;
+}
+
+/** One retrievable unit of a document. Offsets are UTF-16 code-unit offsets into the source text. */
+export interface Chunk {
+  readonly id: string;
+  readonly docId: string;
+  readonly ordinal: number;
+  readonly text: string;
+  /** Heading trail from the outermost section to the innermost, e.g. ["Policy", "Leave", "Sick leave"]. */
+  readonly headings: readonly string[];
+  readonly start: number;
+  readonly end: number;
+  readonly prevId: string | null;
+  readonly nextId: string | null;
+  /** Hex content hash of `text` (FNV-1a 64). */
+  readonly hash: string;
+  /** Length in tokens of the embedder's tokenizer. */
+  readonly tokens: number;
+  /** 1-based page number where the format has pages. */
+  readonly page?: number;
+}
+
+/** A document as the lexical index sees it: fields with their own weights. */
+export interface IndexableDoc {
+  readonly id: string;
+  readonly title: string;
+  readonly headings: string;
+  readonly text: string;
+}
+
+/** Named scores a candidate can carry; absent means the stage did not produce it. */
+export interface ScoreBreakdown {
+  readonly bm25?: number;
+  readonly dense?: number;
+  readonly fused?: number;
+  readonly rerank?: number;
+  readonly prior?: number;
+  readonly final?: number;
+}
+
+/** One stage's entry in a candidate's trace. */
+export interface TraceEntry {
+  readonly stage: string;
+  /** The score this stage assigned (or passed through). */
+  readonly score?: number;
+  /** False when this stage dropped the candidate. */
+  readonly kept: boolean;
+  /** Human-readable reason, shown in the evidence trail. */
+  readonly reason?: string;
+  /** Stage-specific numbers and flags (ranks, λ, cut position, …). */
+  readonly detail?: Readonly<Record<string, number | string | boolean | null>>;
+  /** Milliseconds the stage took for the whole batch (set on the first candidate only). */
+  readonly ms?: number;
+}
+
+/** A retrieval result or selection candidate. Immutable: stages return copies with trace appended. */
+export interface Candidate {
+  /** Id of the retrieved unit (a chunk id, or a document id in document-level evaluation). */
+  readonly id: string;
+  readonly docId: string;
+  /** The score the next stage orders by. */
+  readonly score: number;
+  readonly scores: ScoreBreakdown;
+  readonly ranks: { readonly bm25?: number; readonly dense?: number };
+  readonly trace: readonly TraceEntry[];
+}
+
+/** A scored id from one retriever, before fusion. */
+export interface Hit {
+  readonly id: string;
+  readonly score: number;
+}
