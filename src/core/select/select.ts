@@ -1,0 +1,302 @@
+/**
+ * Evidence selection: runs the stages in order over hybrid-retrieval candidates.
+ *
+ *   pool → rerank → priors → cutoff → expand → dedup → MMR → pack
+ *
+ * Rationales (question decomposition, or supplied by a generator) are paired with the candidates
+ * for the coverage bonus in packing and the coverage report. Every candidate ends with an
+ * 'outcome' trace entry saying whether it was packed, or which stage dropped it and why.
+ *
+ * Minimal use (document-level evaluation, no vectors, no cross-encoder):
+ *   selectEvidence({ question, candidates, chunks, documents })
+ * Vectors (`vectorOf`) switch on embedding duplicates, cosine MMR and optional λ smoothing; a
+ * `crossEncoder` switches on reranking.
+ */
+import type { Candidate, Chunk, DocumentMeta, TraceEntry } from '../types';
+import { EvidentError, assertKnownOptions } from '../errors';
+import type { AbortSignalLike, EvidenceLookup, SelectionStage } from './common';
+import { checkInt, clock, throwIfAborted, withEntry } from './common';
+import type { CutoffOptions } from './cutoff';
+import { cutoffCandidates } from './cutoff';
+import type { DedupOptions } from './dedup';
+import { dedupCandidates } from './dedup';
+import type { ExpandOptions } from './expand';
+import { expandCandidates } from './expand';
+import type { MmrOptions } from './mmr';
+import { diversify } from './mmr';
+import type { PackOptions, TokenCounter } from './pack';
+import { packEvidence } from './pack';
+import type { EvidencePacket, RationaleReport, TimedStage } from './packet';
+import { outcomeOf } from './packet';
+import type { PoolOptions } from './pool';
+import { poolCandidates } from './pool';
+import type { PriorState, PriorsOptions } from './priors';
+import { applyPriors } from './priors';
+import type { DecomposeOptions, PairingOptions, Rationale, RationaleSource } from './rationales';
+import { decomposeQuestion, pairRationales } from './rationales';
+import type { CrossEncoder, RerankOptions } from './rerank';
+import { rerankCandidates } from './rerank';
+
+export interface SelectionInput {
+  readonly question: string;
+  /** Hybrid-retrieval candidates; `score` is the fused score. */
+  readonly candidates: readonly Candidate[];
+  readonly chunks: ReadonlyMap<string, Chunk>;
+  readonly documents: ReadonlyMap<string, DocumentMeta>;
+  /** Unit-normalised chunk embeddings, when available. */
+  readonly vectorOf?: (id: string) => Float32Array | undefined;
+  readonly crossEncoder?: CrossEncoder;
+  /** Rationales already made (e.g. by a generator earlier in the pipeline); take precedence over `rationaleSource`. */
+  readonly rationales?: readonly Rationale[];
+  /** Where rationales come from when not given; the built-in decomposition when absent. */
+  readonly rationaleSource?: RationaleSource;
+  /** The user's λ table and feedback; the default table when absent. */
+  readonly priors?: PriorState;
+  /** Epoch ms feedback decays to (pass Date.now() in the app; fixed in tests and benchmarks). */
+  readonly now?: number;
+  /** The generator's tokenizer; ⌈chars/3.5⌉ when absent. */
+  readonly tokenCounter?: TokenCounter;
+  readonly signal?: AbortSignalLike;
+}
+
+export interface SelectionOptions {
+  /** Most evidence items: sets the pool (3×), the cutoff's maxKeep and MMR's maxSelect unless those are given. Cascade 5–12 (RAG guide). */
+  readonly maxEvidence: number;
+  readonly pool: Partial<Omit<PoolOptions, 'maxEvidence'>>;
+  readonly rerank: Partial<RerankOptions>;
+  readonly priors: Partial<PriorsOptions>;
+  readonly rationales: Partial<DecomposeOptions>;
+  readonly pairing: Partial<PairingOptions>;
+  readonly cutoff: Partial<CutoffOptions>;
+  readonly expand: Partial<ExpandOptions>;
+  readonly dedup: Partial<DedupOptions>;
+  readonly mmr: Partial<MmrOptions>;
+  readonly pack: Partial<PackOptions>;
+}
+
+export const DEFAULT_SELECTION_OPTIONS: SelectionOptions = Object.freeze({
+  maxEvidence: 12,
+  pool: Object.freeze({}),
+  rerank: Object.freeze({}),
+  priors: Object.freeze({}),
+  rationales: Object.freeze({}),
+  pairing: Object.freeze({}),
+  cutoff: Object.freeze({}),
+  expand: Object.freeze({}),
+  dedup: Object.freeze({}),
+  mmr: Object.freeze({}),
+  pack: Object.freeze({}),
+});
+
+/** Adds the stage's batch time to the first candidate's newest trace entry (TraceEntry.ms convention). */
+function stamp(list: readonly Candidate[], ms: number): Candidate[] {
+  if (list.length === 0) return [...list];
+  const [first, ...rest] = list as [Candidate, ...Candidate[]];
+  const last = first.trace[first.trace.length - 1] as TraceEntry;
+  return [{ ...first, trace: [...first.trace.slice(0, -1), { ...last, ms }] }, ...rest];
+}
+
+function validateInput(input: SelectionInput): void {
+  if (typeof input.question !== 'string')
+    throw new EvidentError('invalid_input', 'selectEvidence: "question" must be a string.');
+  if (!Array.isArray(input.candidates))
+    throw new EvidentError('invalid_input', 'selectEvidence: "candidates" must be an array.');
+  for (const c of input.candidates as readonly Candidate[]) {
+    if (
+      typeof c?.id !== 'string' ||
+      typeof c.docId !== 'string' ||
+      typeof c.score !== 'number' ||
+      !Array.isArray(c.trace)
+    ) {
+      throw new EvidentError(
+        'invalid_input',
+        `selectEvidence: candidate ${JSON.stringify(c?.id)} lacks id, docId, score or trace.`,
+      );
+    }
+  }
+  if (!(input.chunks instanceof Map) || !(input.documents instanceof Map)) {
+    throw new EvidentError('invalid_input', 'selectEvidence: "chunks" and "documents" must be Maps.');
+  }
+}
+
+/** Selects, orders and packs the evidence for one question. */
+export async function selectEvidence(
+  input: SelectionInput,
+  options: Partial<SelectionOptions> = {},
+): Promise<EvidencePacket> {
+  assertKnownOptions(options, DEFAULT_SELECTION_OPTIONS, 'selectEvidence');
+  const o: SelectionOptions = { ...DEFAULT_SELECTION_OPTIONS, ...options };
+  checkInt('selectEvidence', 'maxEvidence', o.maxEvidence, 1, 1000);
+  validateInput(input);
+  const { question, signal } = input;
+  const lookup: EvidenceLookup = {
+    chunks: input.chunks,
+    documents: input.documents,
+    ...(input.vectorOf ? { vectorOf: input.vectorOf } : {}),
+  };
+  throwIfAborted(signal);
+
+  const timings: Partial<Record<TimedStage, number>> = {};
+  // Latest version of every candidate, in first-seen order (Map keeps insertion order).
+  const latest = new Map<string, Candidate>();
+  const record = (stage: SelectionStage, t0: number, ...lists: (readonly Candidate[])[]): Candidate[][] => {
+    const ms = clock() - t0;
+    timings[stage as TimedStage] = ms;
+    let stamped = false;
+    return lists.map((list) => {
+      const out = !stamped && list.length > 0 ? stamp(list, ms) : [...list];
+      if (list.length > 0) stamped = true;
+      for (const c of out) latest.set(c.id, c);
+      return out;
+    });
+  };
+
+  // Rationales.
+  let t = clock();
+  const rationales: readonly Rationale[] =
+    input.rationales ??
+    (input.rationaleSource
+      ? await input.rationaleSource.rationales(question, signal)
+      : decomposeQuestion(question, o.rationales));
+  timings.rationales = clock() - t;
+  throwIfAborted(signal);
+
+  // 1. Pool.
+  t = clock();
+  const pooled = poolCandidates(input.candidates, { ...o.pool, maxEvidence: o.maxEvidence });
+  // A repeated id cannot share the by-id map with its better copy; it is reported on its own.
+  const firstSeen = new Set(pooled.pool.map((c) => c.id));
+  const distinctDropped: Candidate[] = [];
+  const repeats: Candidate[] = [];
+  for (const c of pooled.dropped) {
+    if (firstSeen.has(c.id)) repeats.push(c);
+    else {
+      firstSeen.add(c.id);
+      distinctDropped.push(c);
+    }
+  }
+  const [pool] = record('pool', t, pooled.pool, distinctDropped) as [Candidate[], Candidate[]];
+
+  // 2. Rerank.
+  t = clock();
+  const reranked = await rerankCandidates(
+    pool,
+    {
+      question,
+      lookup,
+      ...(input.crossEncoder ? { crossEncoder: input.crossEncoder } : {}),
+      ...(signal ? { signal } : {}),
+    },
+    o.rerank,
+  );
+  const [afterRerank] = record('rerank', t, reranked.candidates) as [Candidate[]];
+  throwIfAborted(signal);
+
+  // 3. Priors.
+  t = clock();
+  const priors = applyPriors(
+    afterRerank,
+    {
+      question,
+      lookup,
+      ...(input.priors ? { priors: input.priors } : {}),
+      ...(input.now !== undefined ? { now: input.now } : {}),
+    },
+    o.priors,
+  );
+  const [afterPriors] = record('priors', t, priors.candidates) as [Candidate[]];
+
+  // 4. Cutoff.
+  t = clock();
+  const cut = cutoffCandidates(afterPriors, { maxKeep: o.maxEvidence, ...o.cutoff });
+  const [afterCutoff, cutDropped] = record('cutoff', t, cut.kept, cut.dropped) as [Candidate[], Candidate[]];
+
+  // 5. Expand.
+  t = clock();
+  const expanded = expandCandidates(afterCutoff, { lookup, seen: new Map(cutDropped.map((c) => [c.id, c])) }, o.expand);
+  const [afterExpand] = record('expand', t, expanded.candidates) as [Candidate[]];
+
+  // Rationale pairing over everything that could be packed: the pool plus chunks expansion added.
+  const pairingT = clock();
+  const added = new Set(expanded.added);
+  const pairing = pairRationales(
+    rationales,
+    [...afterPriors.filter((c) => !added.has(c.id)), ...afterExpand.filter((c) => added.has(c.id))],
+    lookup,
+    o.pairing,
+  );
+  timings.rationales = (timings.rationales ?? 0) + (clock() - pairingT);
+
+  // 6. Dedup.
+  t = clock();
+  const deduped = dedupCandidates(afterExpand, { question, lookup, asksEarlier: priors.asksEarlier }, o.dedup);
+  const [afterDedup] = record('dedup', t, deduped.kept, deduped.dropped) as [Candidate[], Candidate[]];
+
+  // 7. MMR.
+  t = clock();
+  const diverse = diversify(afterDedup, { question, lookup, rationales }, { maxSelect: o.maxEvidence, ...o.mmr });
+  const [afterMmr] = record('mmr', t, diverse.kept, diverse.dropped) as [Candidate[], Candidate[]];
+  throwIfAborted(signal);
+
+  // 8. Pack.
+  t = clock();
+  const packed = packEvidence(
+    afterMmr,
+    { question, lookup, pairing, ...(input.tokenCounter ? { tokenCounter: input.tokenCounter } : {}) },
+    o.pack,
+  );
+  record('pack', t, packed.kept, packed.dropped);
+
+  // Outcome: one closing entry per candidate.
+  const citation = new Map(packed.sources.map((s, i) => [s.candidateId, i]));
+  const closed = [...latest.values(), ...repeats].map((c, n) => {
+    const i = n < latest.size ? citation.get(c.id) : undefined;
+    if (i !== undefined) {
+      const s = packed.sources[i]!;
+      return withEntry(c, {
+        stage: 'outcome',
+        score: c.score,
+        kept: true,
+        reason: `packed as ${s.citationId}`,
+        detail: { citationId: s.citationId },
+      });
+    }
+    const last = c.trace[c.trace.length - 1];
+    const by = last && !last.kept ? last : [...c.trace].reverse().find((e) => !e.kept);
+    return withEntry(c, {
+      stage: 'outcome',
+      score: c.score,
+      kept: false,
+      reason: by ? `dropped by ${by.stage}: ${by.reason ?? 'no reason recorded'}` : 'dropped: not packed',
+      detail: { droppedBy: by?.stage ?? null },
+    });
+  });
+  const isPacked = (c: Candidate): boolean => outcomeOf(c)?.kept === true;
+  const candidates = [
+    ...closed.filter(isPacked).sort((a, b) => (citation.get(a.id) as number) - (citation.get(b.id) as number)),
+    ...closed.filter((c) => !isPacked(c)),
+  ];
+
+  const reports: RationaleReport[] = rationales.map((r) => {
+    const supportingIds = packed.sources.filter((s) => s.rationaleIds.includes(r.id)).map((s) => s.citationId);
+    return {
+      rationale: r,
+      covered: supportingIds.length > 0,
+      supportingIds,
+      candidateIds: pairing.best.get(r.id) ?? [],
+    };
+  });
+
+  return {
+    question,
+    sources: packed.sources,
+    rationales: reports,
+    candidates,
+    cutoff: { curve: cut.curve, position: cut.position, elbow: cut.elbow, rule: cut.rule },
+    budget: packed.budget,
+    timings,
+    reranker: reranked.reranker,
+    mmr: { applied: diverse.applied, singleFact: diverse.singleFact },
+    asksEarlier: priors.asksEarlier,
+  };
+}

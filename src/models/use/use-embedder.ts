@@ -1,0 +1,291 @@
+/**
+ * Universal Sentence Encoder lite (TF.js graph model, 512-d) behind the `Embedder` interface.
+ * Runtime-neutral: the caller supplies the model files (fetched in the worker, read from disk in
+ * Node) and initialises a TF.js backend with `initTfBackend` first.
+ */
+import * as tf from '@tensorflow/tfjs-core';
+import { loadGraphModel, type GraphModel } from '@tensorflow/tfjs-converter';
+import { EvidentError } from '../../core/errors';
+import type { EmbedOptions, Embedder } from '../embedder';
+import { UseTokenizer, type UseVocabulary } from './tokenizer';
+
+/** Output width of USE lite. */
+export const USE_DIM = 512;
+/**
+ * The encoder reads at most 128 tokens: the graph's `ClipToMaxLength` drops every sparse entry
+ * with column ≥ 128. We truncate before building the input so the bytes we send match what is
+ * read, and so two texts sharing their first 128 tokens embed identically.
+ */
+export const USE_MAX_TOKENS = 128;
+/** Identity of model + tokenizer + truncation; cache keys depend on it, so bump it on any change. */
+export const USE_EMBEDDER_ID = 'use-lite-512@1/sp-ref-1.3.3/max128';
+/**
+ * Texts per model call. Measured in Node on wasm-simd (single thread, 2-core machine, ~120-token
+ * inputs, `npm run bench`): 24 inputs/s at batch 1, 8 and 32 alike, since compute dominates. A
+ * small batch keeps abort and progress responsive while amortising per-call graph overhead on
+ * short texts (queries).
+ */
+export const USE_DEFAULT_BATCH_SIZE = 16;
+
+/** The files of the converted graph model, already in memory. */
+export interface UseArtifacts {
+  /** Parsed `model.json`. */
+  readonly modelJson: tf.io.ModelJSON;
+  /** Weight shards in the order `weightsManifest` lists their paths (see `useShardPaths`). */
+  readonly weights: readonly ArrayBuffer[];
+  /** Parsed `vocab.json`. */
+  readonly vocabulary: UseVocabulary;
+}
+
+export interface UseEmbedderOptions {
+  /** Default texts per model call for `embed` (see `USE_DEFAULT_BATCH_SIZE`). */
+  readonly batchSize?: number;
+}
+
+const DEFAULT_OPTIONS: Required<UseEmbedderOptions> = Object.freeze({ batchSize: USE_DEFAULT_BATCH_SIZE });
+
+/** Shard file names of a model, in the order `UseArtifacts.weights` expects them. */
+export function useShardPaths(modelJson: tf.io.ModelJSON): string[] {
+  return modelJson.weightsManifest.flatMap((group) => group.paths);
+}
+
+/** Loads USE lite from in-memory artifacts onto the current TF.js backend. */
+export async function loadUseEmbedder(artifacts: UseArtifacts, options: UseEmbedderOptions = {}): Promise<Embedder> {
+  const opts = { ...DEFAULT_OPTIONS, ...options };
+  assertBatchSize(opts.batchSize);
+  const { modelJson, weights, vocabulary } = artifacts;
+  const expected = useShardPaths(modelJson).length;
+  if (weights.length !== expected) {
+    throw new EvidentError(
+      'model_load_failed',
+      `The embedding model is incomplete: ${weights.length} of ${expected} weight files were provided.`,
+    );
+  }
+  let model: GraphModel;
+  try {
+    model = await loadGraphModel(
+      tf.io.fromMemory({
+        modelTopology: modelJson.modelTopology,
+        weightSpecs: modelJson.weightsManifest.flatMap((group) => group.weights),
+        weightData: weights.length === 1 ? (weights[0] as ArrayBuffer) : [...weights],
+        format: modelJson.format,
+        generatedBy: modelJson.generatedBy,
+        convertedBy: modelJson.convertedBy,
+      }),
+    );
+  } catch (err) {
+    throw new EvidentError('model_load_failed', `The embedding model could not be loaded: ${describe(err)}`);
+  }
+  return new UseEmbedder(model, UseTokenizer.fromVocabulary(vocabulary), opts.batchSize);
+}
+
+class UseEmbedder implements Embedder {
+  readonly id = USE_EMBEDDER_ID;
+  readonly dim = USE_DIM;
+  readonly maxTokens = USE_MAX_TOKENS;
+  private disposed = false;
+
+  constructor(
+    private readonly model: GraphModel,
+    readonly tokenizer: UseTokenizer,
+    private readonly batchSize: number,
+  ) {}
+
+  countTokens(text: string): number {
+    return this.tokenizer.count(text);
+  }
+
+  async embed(texts: readonly string[], options: EmbedOptions = {}): Promise<Float32Array> {
+    if (this.disposed) throw new EvidentError('internal', 'The embedding model was already released.');
+    const batchSize = options.batchSize ?? this.batchSize;
+    assertBatchSize(batchSize);
+    const { signal, onProgress } = options;
+    const total = texts.length;
+    const out = new Float32Array(total * USE_DIM);
+    throwIfAborted(signal);
+
+    const ids = texts.map((t) => this.tokenizer.encode(t, USE_MAX_TOKENS));
+    // Texts with no tokens keep their zero row: the graph sizes its batch from the largest row
+    // index, so an empty last text would silently vanish. Shortest first groups similar lengths,
+    // which wastes less work on padding (the result does not depend on batch company).
+    const order = ids.map((_, i) => i).filter((i) => (ids[i] as number[]).length > 0);
+    order.sort((a, b) => (ids[a] as number[]).length - (ids[b] as number[]).length || a - b);
+    let done = total - order.length;
+
+    for (let start = 0; start < order.length; start += batchSize) {
+      const batch = order.slice(start, start + batchSize);
+      const rows = await this.runBatch(batch.map((i) => ids[i] as number[]));
+      batch.forEach((textIndex, r) => writeNormalised(rows, r, out, textIndex));
+      done += batch.length;
+      onProgress?.(done, total);
+      // A macrotask turn lets an abort message (worker) or timer (Node) land between batches.
+      await yieldToEventLoop();
+      throwIfAborted(signal);
+    }
+    if (order.length === 0) onProgress?.(total, total);
+    return out;
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.model.dispose();
+  }
+
+  /** One model call; rows in input order. Same sparse layout as the reference `embed()`. */
+  private async runBatch(batch: readonly number[][]): Promise<Float32Array> {
+    let nnz = 0;
+    for (const row of batch) nnz += row.length;
+    const indices = new Int32Array(nnz * 2);
+    const values = new Int32Array(nnz);
+    let k = 0;
+    batch.forEach((row, r) => {
+      for (let c = 0; c < row.length; c++, k++) {
+        indices[2 * k] = r;
+        indices[2 * k + 1] = c;
+        values[k] = row[c] as number;
+      }
+    });
+    const inputs = { indices: tf.tensor2d(indices, [nnz, 2], 'int32'), values: tf.tensor1d(values, 'int32') };
+    try {
+      const result = (await this.model.executeAsync(inputs)) as tf.Tensor;
+      try {
+        if (result.shape[0] !== batch.length || result.shape[1] !== USE_DIM) {
+          throw new EvidentError(
+            'internal',
+            `Embedding model returned shape [${result.shape}] for ${batch.length} texts.`,
+          );
+        }
+        return (await result.data()) as Float32Array;
+      } finally {
+        result.dispose();
+      }
+    } finally {
+      inputs.indices.dispose();
+      inputs.values.dispose();
+    }
+  }
+}
+
+/** Copies row `r` of `rows` into row `at` of `out`, L2-normalised (the graph already normalises;
+ * redoing it in float32 makes the contract hold exactly for dot-product search). */
+function writeNormalised(rows: Float32Array, r: number, out: Float32Array, at: number): void {
+  const src = rows.subarray(r * USE_DIM, (r + 1) * USE_DIM);
+  let sq = 0;
+  for (let j = 0; j < USE_DIM; j++) sq += (src[j] as number) * (src[j] as number);
+  const norm = Math.sqrt(sq);
+  // A zero vector cannot be normalised; it stays zero (cosine 0 with everything).
+  const scale = norm > 0 ? 1 / norm : 0;
+  const base = at * USE_DIM;
+  for (let j = 0; j < USE_DIM; j++) out[base + j] = (src[j] as number) * scale;
+}
+
+function assertBatchSize(n: number): void {
+  if (!Number.isInteger(n) || n < 1) {
+    throw new EvidentError('invalid_option', `batchSize must be a positive integer, got ${n}.`);
+  }
+}
+
+function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new EvidentError('aborted', 'Embedding was cancelled.');
+}
+
+function yieldToEventLoop(): Promise<void> {
+  const g = globalThis as { setImmediate?: (fn: () => void) => unknown };
+  // setImmediate (Node) skips the 1 ms timer clamp; workers fall back to setTimeout.
+  return new Promise((resolve) => (g.setImmediate ? g.setImmediate(resolve) : setTimeout(resolve, 0)));
+}
+
+function describe(err: unknown): string {
+  if (err instanceof Error) return err.message;
+  if (typeof err === 'object' && err !== null && 'message' in err) return String(err.message);
+  return String(err);
+}
+
+// ── Backend selection ────────────────────────────────────────────────────────────────────────
+
+/** TF.js backends in the order we prefer them. Only wasm and cpu are installed today. */
+export const TF_BACKENDS = ['webgpu', 'wasm', 'cpu'] as const;
+export type TfBackendName = (typeof TF_BACKENDS)[number];
+
+export interface TfBackendOptions {
+  /**
+   * Where the tfjs-backend-wasm `.wasm` files are served from, self-hosted: a folder path in Node
+   * (ending in `/`), a URL prefix in the browser, or a map from file name to URL (Vite `?url`).
+   */
+  readonly wasmPaths?: string | Readonly<Record<string, string>>;
+  /** XNNPACK threads for threaded wasm (browsers with cross-origin isolation only). */
+  readonly threads?: number;
+}
+
+export interface TfBackendReport {
+  readonly backend: TfBackendName;
+  /** Threads the wasm backend really uses (1 when single-threaded), null for other backends. */
+  readonly threads: number | null;
+  /** Every backend tried, in order, with why it failed; the chosen one last. */
+  readonly attempts: readonly { readonly backend: TfBackendName; readonly ok: boolean; readonly reason?: string }[];
+}
+
+const BACKEND_SETUP: Record<TfBackendName, (options: TfBackendOptions) => Promise<void>> = {
+  webgpu: async () => {
+    // The ordered-list design keeps the slot: install @tensorflow/tfjs-backend-webgpu and import it here.
+    throw new Error('the WebGPU backend package (@tensorflow/tfjs-backend-webgpu) is not installed');
+  },
+  wasm: async (options) => {
+    const wasm = await import('@tensorflow/tfjs-backend-wasm');
+    if (options.wasmPaths === undefined) {
+      // Without a path tfjs fetches next to the bundle or from a CDN: refuse rather than leak requests.
+      throw new Error('wasmPaths is required (self-hosted .wasm files)');
+    }
+    wasm.setWasmPaths(options.wasmPaths as string | Record<string, string>);
+    wasm.setThreadsCount(options.threads ?? defaultThreads());
+  },
+  cpu: async () => {
+    await import('@tensorflow/tfjs-backend-cpu');
+  },
+};
+
+/**
+ * Tries `preferred` backends in order and activates the first that initialises. Throws
+ * `model_load_failed` naming every failure when none does.
+ */
+export async function initTfBackend(
+  preferred: readonly TfBackendName[],
+  options: TfBackendOptions = {},
+): Promise<TfBackendReport> {
+  const attempts: { backend: TfBackendName; ok: boolean; reason?: string }[] = [];
+  for (const name of preferred) {
+    if (!(TF_BACKENDS as readonly string[]).includes(name)) {
+      throw new EvidentError('invalid_option', `Unknown TF.js backend "${name}". Allowed: ${TF_BACKENDS.join(', ')}.`);
+    }
+    try {
+      await BACKEND_SETUP[name](options);
+      // setBackend resolves false (and logs) when the backend's own init fails.
+      if (!(await tf.setBackend(name))) throw new Error(`tf.setBackend('${name}') failed to initialise`);
+      await tf.ready();
+      attempts.push({ backend: name, ok: true });
+      return { backend: name, threads: name === 'wasm' ? await wasmThreads() : null, attempts };
+    } catch (err) {
+      attempts.push({ backend: name, ok: false, reason: describe(err) });
+    }
+  }
+  throw new EvidentError(
+    'model_load_failed',
+    `No TF.js backend could start (${attempts.map((a) => `${a.backend}: ${a.reason}`).join('; ') || 'none requested'}).`,
+  );
+}
+
+/** One core is left to the page; XNNPACK gains little past 4 threads on these matrix sizes. */
+function defaultThreads(): number {
+  const cores = (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency ?? 1;
+  return Math.max(1, Math.min(4, cores - 1));
+}
+
+async function wasmThreads(): Promise<number> {
+  const wasm = await import('@tensorflow/tfjs-backend-wasm');
+  try {
+    return wasm.getThreadsCount();
+  } catch {
+    return 1;
+  }
+}

@@ -1,0 +1,32 @@
+import { useCallback, useSyncExternalStore } from 'react';
+import { Header } from './components/Header';
+import { LibraryPanel } from './components/LibraryPanel';
+import { ModelStatus } from './components/ModelStatus';
+import { Notices } from './components/Notices';
+import { ResultList } from './components/ResultList';
+import { SearchForm } from './components/SearchForm';
+import { DEMO_QUERY } from './demo';
+import type { EvidentSession } from './session';
+
+export function App({ session }: { readonly session: EvidentSession }) {
+  const state = useSyncExternalStore(session.subscribe, session.getState);
+  const onSearch = useCallback((q: string) => void session.search(q), [session]);
+  const onDismiss = useCallback((id: number) => session.dismissNotice(id), [session]);
+  return (
+    <>
+      <a className="skip-link" href="#query">
+        Skip to search
+      </a>
+      <Header />
+      <main>
+        <Notices notices={state.notices} onDismiss={onDismiss} />
+        <div className="status-grid">
+          <ModelStatus model={state.model} pageIsolated={state.pageIsolated} />
+          <LibraryPanel library={state.library} />
+        </div>
+        <SearchForm disabled={state.library.phase !== 'ready'} placeholder={DEMO_QUERY} onSearch={onSearch} />
+        <ResultList search={state.search} />
+      </main>
+    </>
+  );
+}

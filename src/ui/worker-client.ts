@@ -1,0 +1,262 @@
+/**
+ * UI side of the worker RPC: wraps `Remote<EvidentWorkerApi>` so that
+ *
+ * - every long call takes an `AbortSignal` (see `api.ts` for the id + `abort(id)` channel);
+ *   on abort the returned promise rejects at once with `EvidentError('aborted')`, a quiet
+ *   outcome the UI should not show as an error;
+ * - `Result` values from the worker become resolved values or `EvidentError`s with their code;
+ * - progress callbacks are proxied (`Comlink.proxy`); the worker releases them when its call ends;
+ * - a crashed or hung worker is detected (the worker's `error` event, or a heartbeat `ping`
+ *   unanswered for `heartbeatTimeoutMs`), terminated and restarted. Calls in flight reject with
+ *   `worker_crashed`, and listeners get `{ type: 'crashed' }` then `{ type: 'restarted' }`:
+ *   the new worker is empty, so the UI reloads the model and re-ingests its documents. After
+ *   `maxRestarts` crashes within `restartWindowMs` it gives up (`{ type: 'failed' }`).
+ */
+import * as Comlink from 'comlink';
+import { EvidentError, type EvidentErrorValue } from '../core/errors';
+import type {
+  AddDocumentInput,
+  AddDocumentResult,
+  EmbedderInfo,
+  EvidentWorkerApi,
+  IngestProgress,
+  LoadProgress,
+  Result,
+  SearchOptions,
+  SearchResponse,
+  WorkerStatus,
+} from '../worker/api';
+
+/** The parts of `Worker` the client uses (a fake in tests). */
+export interface WorkerLike extends Comlink.Endpoint {
+  terminate(): void;
+}
+
+export type ClientEvent =
+  | { readonly type: 'crashed'; readonly error: EvidentErrorValue }
+  | { readonly type: 'restarted'; readonly generation: number }
+  | { readonly type: 'failed'; readonly error: EvidentErrorValue };
+
+export interface WorkerClientOptions {
+  /** Creates the worker; default: the app's module worker `src/worker/worker.ts`. */
+  readonly createWorker: () => WorkerLike;
+  /** How often to ping the worker. Default 5 s. */
+  readonly heartbeatMs: number;
+  /** A ping unanswered this long means the worker hung or died. Default 30 s: model init and a large embedding batch are synchronous steps that delay pings. */
+  readonly heartbeatTimeoutMs: number;
+  /** Give up after this many crashes within `restartWindowMs`. Default 3. */
+  readonly maxRestarts: number;
+  readonly restartWindowMs: number;
+}
+
+export interface CallSignal {
+  readonly signal?: AbortSignal;
+}
+
+export function createAppWorker(): WorkerLike {
+  // Literal `new Worker(new URL(...), { type: 'module' })`: Vite bundles the worker from this.
+  return new Worker(new URL('../worker/worker.ts', import.meta.url), { type: 'module', name: 'evident' });
+}
+
+export const DEFAULT_CLIENT_OPTIONS: Readonly<WorkerClientOptions> = Object.freeze({
+  createWorker: createAppWorker,
+  heartbeatMs: 5_000,
+  heartbeatTimeoutMs: 30_000,
+  maxRestarts: 3,
+  restartWindowMs: 60_000,
+});
+
+interface Pending {
+  reject(err: EvidentError): void;
+}
+
+export class WorkerClient {
+  private readonly options: Readonly<WorkerClientOptions>;
+  private worker: WorkerLike | null = null;
+  private remote: Comlink.Remote<EvidentWorkerApi> | null = null;
+  private generationValue = 0;
+  private readonly pending = new Set<Pending>();
+  private readonly listeners = new Set<(e: ClientEvent) => void>();
+  private readonly crashes: number[] = [];
+  private heartbeat: ReturnType<typeof setInterval> | null = null;
+  private pingSentAt: number | null = null;
+  private nextCallId = 1;
+  private disposed = false;
+  private failed: EvidentErrorValue | null = null;
+  private readonly onWorkerError = (event: Event): void => {
+    const message = (event as ErrorEvent).message || 'the worker script failed';
+    event.preventDefault?.();
+    this.crash({ code: 'worker_crashed', message: `The background worker crashed (${message}).` });
+  };
+
+  constructor(options: Partial<WorkerClientOptions> = {}) {
+    this.options = Object.freeze({ ...DEFAULT_CLIENT_OPTIONS, ...options });
+    this.start();
+  }
+
+  /** Increments on every restart; 1 for the first worker. */
+  get generation(): number {
+    return this.generationValue;
+  }
+
+  subscribe(listener: (e: ClientEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  loadEmbedder(opts: CallSignal & { onProgress?: (p: LoadProgress) => void } = {}): Promise<EmbedderInfo> {
+    return this.call(opts.signal, (api, callId) => api.loadEmbedder({ callId }, proxyOrUndefined(opts.onProgress)));
+  }
+
+  addDocument(
+    input: AddDocumentInput,
+    opts: CallSignal & { onProgress?: (p: IngestProgress) => void } = {},
+  ): Promise<AddDocumentResult> {
+    return this.call(
+      opts.signal,
+      (api, callId) => api.addDocument(input, { callId }, proxyOrUndefined(opts.onProgress)),
+    );
+  }
+
+  search(query: string, opts: CallSignal & Omit<SearchOptions, 'callId'> = {}): Promise<SearchResponse> {
+    const { signal, ...rest } = opts;
+    return this.call(signal, (api, callId) => api.search(query, { ...rest, callId }));
+  }
+
+  /** Row-major `texts.length × dim` embeddings; the buffer is transferred from the worker. */
+  embed(texts: readonly string[], opts: CallSignal = {}): Promise<Float32Array> {
+    return this.call(opts.signal, (api, callId) => api.embed(texts, { callId }));
+  }
+
+  status(): Promise<WorkerStatus> {
+    return this.call(undefined, async (api) => ({ ok: true, value: await api.status() }) as const);
+  }
+
+  /** Stops the heartbeat and terminates the worker; calls in flight reject with `aborted`. */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.stop(new EvidentError('aborted', 'The client was disposed.'));
+  }
+
+  private start(): void {
+    this.generationValue++;
+    const worker = this.options.createWorker();
+    worker.addEventListener('error', this.onWorkerError);
+    this.worker = worker;
+    this.remote = Comlink.wrap<EvidentWorkerApi>(worker);
+    this.pingSentAt = null;
+    this.heartbeat = setInterval(() => this.beat(), this.options.heartbeatMs);
+  }
+
+  private stop(reason: EvidentError): void {
+    if (this.heartbeat !== null) clearInterval(this.heartbeat);
+    this.heartbeat = null;
+    if (this.worker) {
+      this.worker.removeEventListener('error', this.onWorkerError);
+      this.worker.terminate();
+    }
+    this.worker = null;
+    this.remote = null;
+    for (const p of [...this.pending]) p.reject(reason);
+    this.pending.clear();
+  }
+
+  private beat(): void {
+    const remote = this.remote;
+    if (!remote) return;
+    const now = Date.now();
+    if (this.pingSentAt !== null) {
+      if (now - this.pingSentAt > this.options.heartbeatTimeoutMs) {
+        this.crash({
+          code: 'worker_crashed',
+          message: `The background worker stopped responding for ${Math.round((now - this.pingSentAt) / 1000)} s.`,
+        });
+      }
+      return;
+    }
+    this.pingSentAt = now;
+    const generation = this.generationValue;
+    remote.ping(now).then(
+      () => {
+        if (generation === this.generationValue) this.pingSentAt = null;
+      },
+      () => {},
+    );
+  }
+
+  private crash(error: EvidentErrorValue): void {
+    if (this.disposed || this.worker === null) return;
+    this.stop(new EvidentError(error.code, error.message));
+    this.emit({ type: 'crashed', error });
+    const now = Date.now();
+    this.crashes.push(now);
+    while (this.crashes.length > 0 && now - (this.crashes[0] as number) > this.options.restartWindowMs) this.crashes.shift();
+    if (this.crashes.length > this.options.maxRestarts) {
+      this.failed = {
+        code: 'worker_crashed',
+        message: `The background worker crashed ${this.crashes.length} times in a row; reload the page to retry.`,
+      };
+      this.emit({ type: 'failed', error: this.failed });
+      return;
+    }
+    this.start();
+    this.emit({ type: 'restarted', generation: this.generationValue });
+  }
+
+  private emit(e: ClientEvent): void {
+    for (const l of [...this.listeners]) {
+      try {
+        l(e);
+      } catch (err) {
+        console.error('worker-client listener failed', err);
+      }
+    }
+  }
+
+  private call<T>(
+    signal: AbortSignal | undefined,
+    invoke: (api: Comlink.Remote<EvidentWorkerApi>, callId: string) => Promise<Result<T>>,
+  ): Promise<T> {
+    if (this.failed) return Promise.reject(new EvidentError(this.failed.code, this.failed.message));
+    if (this.disposed || !this.remote) return Promise.reject(new EvidentError('aborted', 'The client was disposed.'));
+    if (signal?.aborted) return Promise.reject(new EvidentError('aborted', 'Cancelled.'));
+    const remote = this.remote;
+    const callId = `c${this.generationValue}-${this.nextCallId++}`;
+    return new Promise<T>((resolve, reject) => {
+      let settled = false;
+      const entry: Pending = { reject: (err) => settle(() => reject(err)) };
+      const onAbort = (): void => {
+        // Tell the worker to stop; the UI does not wait for it to reach its next check.
+        remote.abort(callId).catch(() => {});
+        settle(() => reject(new EvidentError('aborted', 'Cancelled.')));
+      };
+      const settle = (fn: () => void): void => {
+        if (settled) return;
+        settled = true;
+        this.pending.delete(entry);
+        signal?.removeEventListener('abort', onAbort);
+        fn();
+      };
+      this.pending.add(entry);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      invoke(remote, callId).then(
+        (result) =>
+          settle(() => (result.ok ? resolve(result.value) : reject(new EvidentError(result.error.code, result.error.message)))),
+        (err: unknown) =>
+          // Only transport failures land here: the worker returns errors as values.
+          settle(() => reject(new EvidentError('internal', `Worker call failed: ${err instanceof Error ? err.message : String(err)}`))),
+      );
+    });
+  }
+}
+
+/** Wraps a callback so Comlink passes it by reference; the worker releases it when its call ends. */
+function proxyOrUndefined<F extends (arg: never) => void>(fn: F | undefined): (F & Comlink.ProxyMarked) | undefined {
+  return fn ? Comlink.proxy(fn) : undefined;
+}
+
+/** True for the quiet outcome of a cancelled call. */
+export function isAbort(err: unknown): boolean {
+  return err instanceof EvidentError && err.code === 'aborted';
+}

@@ -1,0 +1,175 @@
+/**
+ * The one typed RPC surface between the UI and the worker (Comlink). Types only, and only
+ * runtime-neutral types, so both the DOM (UI) and WebWorker tsconfigs compile it.
+ *
+ * Conventions
+ * - Errors cross as values: every long call resolves to `Result<T>`; the worker never lets an
+ *   exception escape through Comlink (it would lose the error code). `worker-client.ts` turns
+ *   `{ ok: false }` back into an `EvidentError` with the same code.
+ * - Progress: an optional callback, wrapped by the caller with `Comlink.proxy`. The worker
+ *   throttles it (~10 per second) and always sends a final event.
+ * - Buffers: `embed` transfers its Float32Array (`Comlink.transfer`), it is not copied.
+ * - Cancellation (an AbortSignal cannot cross postMessage): the caller picks a unique `callId`
+ *   and passes it in `CallOptions`; the worker registers an AbortController under that id
+ *   synchronously when the call starts, before its first await. To cancel, the caller sends
+ *   `abort(callId)`. postMessage keeps order, so `abort` always arrives after the call it names;
+ *   the worker checks the signal between steps (fetch chunks, embedding batches) and resolves
+ *   `{ ok: false, error: { code: 'aborted' } }`. `abort` of an unknown or finished id is a no-op
+ *   returning false. The client additionally rejects at once on abort, so the UI never waits
+ *   for a worker that is inside one long synchronous step.
+ */
+import type { EvidentErrorValue } from '../core/errors';
+import type { Candidate, DocStatus, ScoreBreakdown, SourceType, TraceEntry } from '../core/types';
+
+export type Result<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: EvidentErrorValue };
+
+/** Options every long call accepts. */
+export interface CallOptions {
+  /** Id for `abort(callId)`; unique among the calls in flight. Omit for a call that cannot be cancelled. */
+  readonly callId?: string;
+}
+
+export type ProgressCallback<P> = (progress: P) => void;
+
+/** Model loading: byte-level while downloading, then one 'init' step (backend + graph). */
+export interface LoadProgress {
+  readonly phase: 'download' | 'verify' | 'init' | 'ready';
+  readonly loadedBytes: number;
+  readonly totalBytes: number;
+}
+
+export const BACKENDS = ['webgpu', 'wasm', 'cpu'] as const;
+export type BackendName = (typeof BACKENDS)[number];
+
+/** Which TF.js backend runs the embedder, and why that one. */
+export interface BackendInfo {
+  readonly name: BackendName;
+  /** WASM threads in use (1 when single-threaded or not WASM). */
+  readonly threads: number;
+  readonly simd: boolean;
+  /** `crossOriginIsolated` as the worker sees it: SharedArrayBuffer, hence WASM threads. */
+  readonly crossOriginIsolated: boolean;
+  /** Human-readable reason for the choice, e.g. "WebGPU unavailable; WASM with 8 threads (cross-origin isolated)". */
+  readonly reason: string;
+}
+
+export interface EmbedderInfo {
+  readonly id: string;
+  readonly dim: number;
+  readonly maxTokens: number;
+  readonly backend: BackendInfo;
+  readonly bytes: number;
+  readonly downloadMs: number;
+  readonly initMs: number;
+  /** First embedding of a short text after init (includes WASM/kernel warm-up). */
+  readonly warmupMs: number;
+}
+
+export interface AddDocumentInput {
+  readonly docId: string;
+  readonly title: string;
+  readonly text: string;
+  readonly format: 'markdown' | 'text';
+  readonly sourceType?: SourceType;
+  readonly status?: DocStatus;
+  /** ISO date (YYYY-MM-DD). */
+  readonly effectiveDate?: string;
+}
+
+export interface IngestProgress {
+  readonly docId: string;
+  readonly phase: 'chunk' | 'embed' | 'index' | 'done';
+  /** Chunks embedded so far (phase 'embed'), else 0 or `total`. */
+  readonly done: number;
+  readonly total: number;
+}
+
+export interface AddDocumentResult {
+  readonly docId: string;
+  readonly chunks: number;
+  readonly tokens: number;
+  readonly chunkMs: number;
+  readonly embedMs: number;
+  readonly indexMs: number;
+  /** True when the document replaced an earlier one with the same id. */
+  readonly replaced: boolean;
+}
+
+export interface SearchOptions extends CallOptions {
+  /** Results to return (default 10, at most 100). */
+  readonly k?: number;
+}
+
+/** One query term's share of a chunk's BM25 score. */
+export interface TermExplanation {
+  readonly term: string;
+  readonly score: number;
+  /** Extra numbers the lexical index reports for the term (tf, idf, field, …). */
+  readonly detail?: Readonly<Record<string, number | string>>;
+}
+
+/** One ranked chunk, with what the UI needs to show it and why it ranked where it did. */
+export interface SearchHit {
+  /** 1-based rank in the fused list. */
+  readonly rank: number;
+  readonly chunkId: string;
+  readonly docId: string;
+  readonly title: string;
+  readonly headings: readonly string[];
+  readonly text: string;
+  readonly sourceType: SourceType;
+  readonly status: DocStatus;
+  readonly score: number;
+  readonly scores: ScoreBreakdown;
+  /** 1-based rank in each retriever's own list; absent when that retriever did not return it. */
+  readonly ranks: Candidate['ranks'];
+  readonly terms: readonly TermExplanation[];
+  readonly trace: readonly TraceEntry[];
+}
+
+export interface SearchResponse {
+  readonly query: string;
+  readonly hits: readonly SearchHit[];
+  /** Analyzed query terms (what BM25 looked for). */
+  readonly queryTerms: readonly string[];
+  /** False when no embedder is loaded: results are BM25 only. */
+  readonly dense: boolean;
+  readonly fusion: string;
+  readonly timings: { readonly lexicalMs: number; readonly embedMs: number; readonly denseMs: number; readonly fuseMs: number };
+}
+
+export interface LibraryDocument {
+  readonly docId: string;
+  readonly title: string;
+  readonly chunks: number;
+  readonly sourceType: SourceType;
+  readonly status: DocStatus;
+}
+
+export interface WorkerStatus {
+  readonly embedder: EmbedderInfo | null;
+  readonly documents: readonly LibraryDocument[];
+  readonly chunks: number;
+  readonly crossOriginIsolated: boolean;
+}
+
+/** What `worker.ts` exposes. Comlink's `Remote<EvidentWorkerApi>` makes every method async. */
+export interface EvidentWorkerApi {
+  /** Heartbeat: echoes its argument. A worker that stops answering is restarted by the client. */
+  ping(nonce: number): number;
+  status(): WorkerStatus;
+  /** Downloads (byte progress), verifies and initialises the default embedder. Idempotent. */
+  loadEmbedder(options: CallOptions, onProgress?: ProgressCallback<LoadProgress>): Promise<Result<EmbedderInfo>>;
+  /** Chunks, indexes lexically and embeds one document (replaces one with the same id). */
+  addDocument(
+    input: AddDocumentInput,
+    options: CallOptions,
+    onProgress?: ProgressCallback<IngestProgress>,
+  ): Promise<Result<AddDocumentResult>>;
+  /** Hybrid search: BM25 + dense (when an embedder is loaded), fused, with a per-signal trace. */
+  search(query: string, options: SearchOptions): Promise<Result<SearchResponse>>;
+  /** Embeddings of `texts`, row-major `texts.length × dim`, transferred. */
+  embed(texts: readonly string[], options: CallOptions): Promise<Result<Float32Array>>;
+  /** Cancels the call registered under `callId`; false when none is in flight. */
+  abort(callId: string): boolean;
+}

@@ -1,0 +1,177 @@
+import { describe, expect, it } from 'vitest';
+import { EvidentError } from '../core/errors';
+import type { EmbedOptions, Embedder } from '../models/embedder';
+import type { AddDocumentInput, IngestProgress } from './api';
+import { embeddingText, Engine } from './engine';
+
+/**
+ * A deterministic stand-in embedder (hashed bag of words, 64-d, L2-normalised): the engine is
+ * the unit under test, the model is a collaborator. Words in common ⇒ positive cosine.
+ */
+class HashEmbedder implements Embedder {
+  readonly id = 'hash-64';
+  readonly dim = 64;
+  readonly maxTokens = 512;
+  calls = 0;
+  countTokens(text: string): number {
+    return text.split(/\s+/).filter(Boolean).length;
+  }
+  async embed(texts: readonly string[], options: EmbedOptions = {}): Promise<Float32Array> {
+    this.calls++;
+    const out = new Float32Array(texts.length * this.dim);
+    for (let i = 0; i < texts.length; i++) {
+      if (i % 2 === 0) await new Promise((r) => setTimeout(r, 0)); // batch boundary
+      if (options.signal?.aborted) throw new EvidentError('aborted', 'Cancelled.');
+      for (const w of texts[i]!.toLowerCase().match(/[a-z]+/g) ?? []) {
+        let h = 2166136261;
+        for (let j = 0; j < w.length; j++) h = Math.imul(h ^ w.charCodeAt(j), 16777619) >>> 0;
+        const at = i * this.dim + (h % this.dim);
+        out[at] = (out[at] as number) + 1;
+      }
+      let norm = 0;
+      for (let j = 0; j < this.dim; j++) norm += out[i * this.dim + j]! ** 2;
+      norm = Math.sqrt(norm) || 1;
+      for (let j = 0; j < this.dim; j++) out[i * this.dim + j]! /= norm;
+      options.onProgress?.(i + 1, texts.length);
+    }
+    return out;
+  }
+  dispose(): void {}
+}
+
+const POLICY: AddDocumentInput = {
+  docId: 'policy',
+  title: 'Remote Work Policy',
+  format: 'markdown',
+  sourceType: 'internal_policy',
+  status: 'current',
+  text: `# Remote Work Policy\n\n## Limits\n\nEmployees may work remotely for up to three days per week.\n\n## Equipment\n\nA home office allowance of EUR 600 covers a desk and a chair.\n`,
+};
+const TRAVEL: AddDocumentInput = {
+  docId: 'travel',
+  title: 'Travel Policy',
+  format: 'markdown',
+  text: `# Travel\n\nBook flights through the travel desk. Meals are covered up to EUR 60 per day.\n`,
+};
+
+async function engineWith(...docs: AddDocumentInput[]): Promise<{ engine: Engine; embedder: HashEmbedder }> {
+  const engine = new Engine();
+  const embedder = new HashEmbedder();
+  engine.setEmbedder(embedder);
+  for (const d of docs) await engine.addDocument(d);
+  return { engine, embedder };
+}
+
+describe('Engine', () => {
+  it('needs an embedder before documents are added', async () => {
+    await expect(new Engine().addDocument(POLICY)).rejects.toMatchObject({ code: 'model_not_found' });
+  });
+
+  it('chunks by section, embeds with progress, and lists the documents', async () => {
+    const { engine } = await engineWith();
+    const progress: IngestProgress[] = [];
+    const r = await engine.addDocument(POLICY, { onProgress: (p) => progress.push(p) });
+    expect(r.chunks).toBeGreaterThanOrEqual(2);
+    expect(r.replaced).toBe(false);
+    expect(progress[0]!.phase).toBe('chunk');
+    expect(progress.at(-1)).toEqual({ docId: 'policy', phase: 'done', done: r.chunks, total: r.chunks });
+    expect(progress.filter((p) => p.phase === 'embed').map((p) => p.done)).toContain(r.chunks);
+    expect(engine.documents()).toEqual([
+      { docId: 'policy', title: 'Remote Work Policy', chunks: r.chunks, sourceType: 'internal_policy', status: 'current' },
+    ]);
+    expect(engine.chunkCount).toBe(r.chunks);
+  });
+
+  it('ranks the matching chunk first with bm25, dense and fused scores and a trace in pipeline order', async () => {
+    const { engine } = await engineWith(POLICY, TRAVEL);
+    const res = await engine.search('how many days per week can employees work remotely', { k: 5 });
+    expect(res.dense).toBe(true);
+    expect(res.queryTerms).toContain('remot');
+    const top = res.hits[0]!;
+    expect(top.docId).toBe('policy');
+    expect(top.text).toMatch(/three days per week/);
+    expect(top.headings).toEqual(['Remote Work Policy', 'Limits']);
+    expect(top.scores.bm25).toBeGreaterThan(0);
+    expect(top.scores.dense).toBeGreaterThan(0);
+    expect(top.scores.fused).toBe(top.score);
+    expect(top.ranks).toEqual({ bm25: 1, dense: 1 });
+    expect(top.trace.map((t) => t.stage)).toEqual(['bm25', 'dense', 'fusion']);
+    // The per-term explanation sums to the BM25 score.
+    const sum = top.terms.reduce((s, t) => s + t.score, 0);
+    expect(sum).toBeCloseTo(top.scores.bm25!, 4);
+    expect(top.terms.map((t) => t.term)).toEqual(expect.arrayContaining(['week', 'remot']));
+    // Ranks are 1..n and fused scores never increase down the list.
+    expect(res.hits.map((h) => h.rank)).toEqual(res.hits.map((_, i) => i + 1));
+    for (let i = 1; i < res.hits.length; i++) expect(res.hits[i]!.score).toBeLessThanOrEqual(res.hits[i - 1]!.score);
+  });
+
+  it('keeps chunks only the dense retriever returned, without a BM25 score or terms', async () => {
+    const { engine } = await engineWith(POLICY, TRAVEL);
+    // Only the travel chunk contains "flight(s)"; the dense scan returns every chunk.
+    const res = await engine.search('flight', { k: 10 });
+    const lexical = res.hits.filter((h) => h.scores.bm25 !== undefined);
+    const denseOnly = res.hits.filter((h) => h.scores.bm25 === undefined);
+    expect(lexical.map((h) => h.docId)).toEqual(['travel']);
+    expect(res.hits[0]!.docId).toBe('travel');
+    expect(denseOnly.length).toBeGreaterThan(0);
+    for (const h of denseOnly) {
+      expect(h.scores.dense).toBeTypeOf('number');
+      expect(h.terms).toEqual([]);
+      expect(h.ranks.bm25).toBeUndefined();
+      expect(h.trace.map((t) => t.stage)).toEqual(['dense', 'fusion']);
+    }
+  });
+
+  it('replaces a document with the same id and leaves the library unchanged when ingest is cancelled', async () => {
+    const { engine } = await engineWith(POLICY, TRAVEL);
+    const before = engine.chunkCount;
+    const r = await engine.addDocument({ ...TRAVEL, text: '# Travel\n\nTrains only.\n' });
+    expect(r.replaced).toBe(true);
+    expect(engine.documents().map((d) => d.docId)).toEqual(['policy', 'travel']);
+    const afterReplace = engine.chunkCount;
+    expect(afterReplace).toBeLessThanOrEqual(before);
+    expect((await engine.search('flights')).hits.every((h) => h.docId !== 'travel' || !/flights/i.test(h.text))).toBe(true);
+
+    const controller = new AbortController();
+    const pending = engine.addDocument(
+      { docId: 'big', title: 'Big', format: 'text', text: Array.from({ length: 30 }, (_, i) => `Paragraph ${i} text.`).join('\n\n') },
+      { signal: controller.signal, onProgress: (p) => p.phase === 'embed' && p.done >= 1 && controller.abort() },
+    );
+    await expect(pending).rejects.toMatchObject({ code: 'aborted' });
+    expect(engine.documents().map((d) => d.docId)).toEqual(['policy', 'travel']);
+    expect(engine.chunkCount).toBe(afterReplace);
+  });
+
+  it('guards the edges: empty library, empty query, invalid k and input', async () => {
+    const empty = await engineWith();
+    await expect(empty.engine.search('anything')).resolves.toMatchObject({ hits: [] });
+    const { engine } = await engineWith(POLICY);
+    await expect(engine.search('   ')).resolves.toMatchObject({ hits: [] });
+    await expect(engine.search('week', { k: 0 })).rejects.toMatchObject({ code: 'invalid_option' });
+    await expect(engine.search('week', { k: 101 })).rejects.toMatchObject({ code: 'invalid_option' });
+    await expect(engine.addDocument({ ...POLICY, docId: '' })).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(engine.addDocument({ ...POLICY, format: 'pdf' as never })).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(engine.addDocument({ ...POLICY, docId: 'blank', text: '  \n ' })).rejects.toMatchObject({ code: 'empty_file' });
+  });
+
+  it('does not compare vectors of another model: after a model switch, old documents are BM25-only', async () => {
+    const { engine } = await engineWith(POLICY);
+    const other = Object.assign(new HashEmbedder(), { id: 'other-model' });
+    engine.setEmbedder(other);
+    const res = await engine.search('days per week');
+    expect(res.dense).toBe(false);
+    expect(res.hits.length).toBeGreaterThan(0);
+    expect(res.hits.every((h) => h.scores.dense === undefined)).toBe(true);
+    await engine.addDocument(TRAVEL);
+    const after = await engine.search('flights');
+    expect(after.dense).toBe(true);
+    expect(after.hits.filter((h) => h.scores.dense !== undefined).every((h) => h.docId === 'travel')).toBe(true);
+  });
+
+  it('embeds the heading trail with the chunk text', () => {
+    expect(
+      embeddingText({ headings: ['Policy', 'Limits'], text: 'Three days.' } as unknown as Parameters<typeof embeddingText>[0]),
+    ).toBe('Policy › Limits\nThree days.');
+    expect(embeddingText({ headings: [], text: 'Plain.' } as unknown as Parameters<typeof embeddingText>[0])).toBe('Plain.');
+  });
+});
