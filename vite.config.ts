@@ -17,7 +17,9 @@ export function resolveBase(value = process.env.EVIDENT_BASE): string {
   // The worker resolves model URLs from BASE_URL against its own location, so a relative base
   // ('./') would point into assets/. Require an absolute path.
   if (!value.startsWith('/') || !value.endsWith('/')) {
-    throw new Error(`EVIDENT_BASE must be an absolute path that starts and ends with "/" (e.g. "/evident/"), got "${value}".`);
+    throw new Error(
+      `EVIDENT_BASE must be an absolute path that starts and ends with "/" (e.g. "/evident/"), got "${value}".`,
+    );
   }
   return value;
 }

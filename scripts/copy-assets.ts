@@ -43,7 +43,9 @@ export interface CopyAssetsResult {
 }
 
 /** Copies the assets for the repository at `root` (default: this script's parent folder). */
-export async function copyAssets(root = resolve(dirname(fileURLToPath(import.meta.url)), '..')): Promise<CopyAssetsResult> {
+export async function copyAssets(
+  root = resolve(dirname(fileURLToPath(import.meta.url)), '..'),
+): Promise<CopyAssetsResult> {
   const plans: CopyPlan[] = [
     {
       name: 'USE lite model',

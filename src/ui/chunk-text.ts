@@ -20,7 +20,8 @@ export function displayBlocks(text: string, headings: readonly string[]): Displa
   const firstBreak = body.indexOf('\n');
   const firstLine = firstBreak < 0 ? body : body.slice(0, firstBreak);
   const heading = ATX_HEADING.exec(firstLine);
-  if (heading && heading[1]?.trim() === headings.at(-1)?.trim()) body = firstBreak < 0 ? '' : body.slice(firstBreak + 1);
+  if (heading && heading[1]?.trim() === headings.at(-1)?.trim())
+    body = firstBreak < 0 ? '' : body.slice(firstBreak + 1);
   return body
     .split(/\n[ \t]*\n/)
     .map((block) => block.replace(/^\s*\n|\s+$/g, ''))

@@ -20,7 +20,14 @@ const DOCS: AddDocumentInput[] = [
 ];
 
 function response(query: string): SearchResponse {
-  return { query, hits: [], queryTerms: [query], dense: true, fusion: 'rrf', timings: { lexicalMs: 0, embedMs: 0, denseMs: 0, fuseMs: 0 } };
+  return {
+    query,
+    hits: [],
+    queryTerms: [query],
+    dense: true,
+    fusion: 'rrf',
+    timings: { lexicalMs: 0, embedMs: 0, denseMs: 0, fuseMs: 0 },
+  };
 }
 
 /** A scripted stand-in for the worker client; the session is the unit under test. */
@@ -30,7 +37,9 @@ function fakeClient() {
   const searches: { query: string; signal?: AbortSignal }[] = [];
   let loads = 0;
   const client = {
-    loadEmbedder: async (opts: { onProgress?: (p: { phase: 'download'; loadedBytes: number; totalBytes: number }) => void } = {}) => {
+    loadEmbedder: async (
+      opts: { onProgress?: (p: { phase: 'download'; loadedBytes: number; totalBytes: number }) => void } = {},
+    ) => {
       loads++;
       opts.onProgress?.({ phase: 'download', loadedBytes: 5, totalBytes: 10 });
       return INFO;

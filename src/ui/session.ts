@@ -25,8 +25,19 @@ export type ModelState =
 
 export type LibraryState =
   | { readonly phase: 'idle' }
-  | { readonly phase: 'ingesting'; readonly title: string; readonly index: number; readonly count: number; readonly progress: IngestProgress | null }
-  | { readonly phase: 'ready'; readonly documents: readonly LibraryDocument[]; readonly chunks: number; readonly embedMs: number }
+  | {
+      readonly phase: 'ingesting';
+      readonly title: string;
+      readonly index: number;
+      readonly count: number;
+      readonly progress: IngestProgress | null;
+    }
+  | {
+      readonly phase: 'ready';
+      readonly documents: readonly LibraryDocument[];
+      readonly chunks: number;
+      readonly embedMs: number;
+    }
   | { readonly phase: 'error'; readonly error: EvidentErrorValue };
 
 export type SearchState =
@@ -115,7 +126,9 @@ export class EvidentSession {
           signal,
           onProgress: (progress) => {
             if (signal.aborted) return;
-            this.update({ library: { phase: 'ingesting', title: doc.title, index, count: this.documents.length, progress } });
+            this.update({
+              library: { phase: 'ingesting', title: doc.title, index, count: this.documents.length, progress },
+            });
           },
         });
         embedMs += result.embedMs;

@@ -18,7 +18,11 @@ class FakeWorker extends EventTarget implements WorkerLike {
   postMessage(message: unknown, transfer?: Transferable[]): void {
     if (!this.terminated) this.port.postMessage(message, transfer as never);
   }
-  override addEventListener(type: string, listener: EventListenerOrEventListenerObject | null, options?: AddEventListenerOptions): void {
+  override addEventListener(
+    type: string,
+    listener: EventListenerOrEventListenerObject | null,
+    options?: AddEventListenerOptions,
+  ): void {
     if (type === 'message') (this.port as unknown as EventTarget).addEventListener(type, listener, options);
     else super.addEventListener(type, listener, options);
   }
@@ -49,7 +53,10 @@ function ok<T>(value: T): Result<T> {
 const clients: WorkerClient[] = [];
 const ports: MessagePort[] = [];
 
-function setup(makeApi: (generation: number) => FakeApi, options: Partial<ConstructorParameters<typeof WorkerClient>[0]> = {}) {
+function setup(
+  makeApi: (generation: number) => FakeApi,
+  options: Partial<ConstructorParameters<typeof WorkerClient>[0]> = {},
+) {
   const workers: FakeWorker[] = [];
   const events: ClientEvent[] = [];
   const client = new WorkerClient({
@@ -95,7 +102,14 @@ describe('WorkerClient', () => {
       search: async (query) =>
         query === 'bad'
           ? { ok: false, error: { code: 'invalid_input', message: 'Bad query.' } }
-          : ok({ query, hits: [], queryTerms: [], dense: false, fusion: 'rrf', timings: { lexicalMs: 0, embedMs: 0, denseMs: 0, fuseMs: 0 } }),
+          : ok({
+              query,
+              hits: [],
+              queryTerms: [],
+              dense: false,
+              fusion: 'rrf',
+              timings: { lexicalMs: 0, embedMs: 0, denseMs: 0, fuseMs: 0 },
+            }),
     }));
     await expect(client.search('hello')).resolves.toMatchObject({ query: 'hello', hits: [] });
     const err = await client.search('bad').catch((e: unknown) => e);
@@ -115,7 +129,9 @@ describe('WorkerClient', () => {
       },
     }));
     const seen: LoadProgress[] = [];
-    await expect(client.loadEmbedder({ onProgress: (p) => seen.push(p) })).rejects.toMatchObject({ code: 'model_not_found' });
+    await expect(client.loadEmbedder({ onProgress: (p) => seen.push(p) })).rejects.toMatchObject({
+      code: 'model_not_found',
+    });
     expect(seen.map((p) => p.loadedBytes)).toEqual([5, 10]);
   });
 

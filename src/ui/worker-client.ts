@@ -112,9 +112,8 @@ export class WorkerClient {
     input: AddDocumentInput,
     opts: CallSignal & { onProgress?: (p: IngestProgress) => void } = {},
   ): Promise<AddDocumentResult> {
-    return this.call(
-      opts.signal,
-      (api, callId) => api.addDocument(input, { callId }, proxyOrUndefined(opts.onProgress)),
+    return this.call(opts.signal, (api, callId) =>
+      api.addDocument(input, { callId }, proxyOrUndefined(opts.onProgress)),
     );
   }
 
@@ -191,7 +190,8 @@ export class WorkerClient {
     this.emit({ type: 'crashed', error });
     const now = Date.now();
     this.crashes.push(now);
-    while (this.crashes.length > 0 && now - (this.crashes[0] as number) > this.options.restartWindowMs) this.crashes.shift();
+    while (this.crashes.length > 0 && now - (this.crashes[0] as number) > this.options.restartWindowMs)
+      this.crashes.shift();
     if (this.crashes.length > this.options.maxRestarts) {
       this.failed = {
         code: 'worker_crashed',
@@ -242,10 +242,16 @@ export class WorkerClient {
       signal?.addEventListener('abort', onAbort, { once: true });
       invoke(remote, callId).then(
         (result) =>
-          settle(() => (result.ok ? resolve(result.value) : reject(new EvidentError(result.error.code, result.error.message)))),
+          settle(() =>
+            result.ok ? resolve(result.value) : reject(new EvidentError(result.error.code, result.error.message)),
+          ),
         (err: unknown) =>
           // Only transport failures land here: the worker returns errors as values.
-          settle(() => reject(new EvidentError('internal', `Worker call failed: ${err instanceof Error ? err.message : String(err)}`))),
+          settle(() =>
+            reject(
+              new EvidentError('internal', `Worker call failed: ${err instanceof Error ? err.message : String(err)}`),
+            ),
+          ),
       );
     });
   }

@@ -21,7 +21,8 @@
 import type { EvidentErrorValue } from '../core/errors';
 import type { Candidate, DocStatus, ScoreBreakdown, SourceType, TraceEntry } from '../core/types';
 
-export type Result<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: EvidentErrorValue };
+export type Result<T> =
+  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: EvidentErrorValue };
 
 /** Options every long call accepts. */
 export interface CallOptions {
@@ -135,7 +136,12 @@ export interface SearchResponse {
   /** False when no embedder is loaded: results are BM25 only. */
   readonly dense: boolean;
   readonly fusion: string;
-  readonly timings: { readonly lexicalMs: number; readonly embedMs: number; readonly denseMs: number; readonly fuseMs: number };
+  readonly timings: {
+    readonly lexicalMs: number;
+    readonly embedMs: number;
+    readonly denseMs: number;
+    readonly fuseMs: number;
+  };
 }
 
 export interface LibraryDocument {

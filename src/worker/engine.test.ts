@@ -77,7 +77,13 @@ describe('Engine', () => {
     expect(progress.at(-1)).toEqual({ docId: 'policy', phase: 'done', done: r.chunks, total: r.chunks });
     expect(progress.filter((p) => p.phase === 'embed').map((p) => p.done)).toContain(r.chunks);
     expect(engine.documents()).toEqual([
-      { docId: 'policy', title: 'Remote Work Policy', chunks: r.chunks, sourceType: 'internal_policy', status: 'current' },
+      {
+        docId: 'policy',
+        title: 'Remote Work Policy',
+        chunks: r.chunks,
+        sourceType: 'internal_policy',
+        status: 'current',
+      },
     ]);
     expect(engine.chunkCount).toBe(r.chunks);
   });
@@ -130,11 +136,18 @@ describe('Engine', () => {
     expect(engine.documents().map((d) => d.docId)).toEqual(['policy', 'travel']);
     const afterReplace = engine.chunkCount;
     expect(afterReplace).toBeLessThanOrEqual(before);
-    expect((await engine.search('flights')).hits.every((h) => h.docId !== 'travel' || !/flights/i.test(h.text))).toBe(true);
+    expect((await engine.search('flights')).hits.every((h) => h.docId !== 'travel' || !/flights/i.test(h.text))).toBe(
+      true,
+    );
 
     const controller = new AbortController();
     const pending = engine.addDocument(
-      { docId: 'big', title: 'Big', format: 'text', text: Array.from({ length: 30 }, (_, i) => `Paragraph ${i} text.`).join('\n\n') },
+      {
+        docId: 'big',
+        title: 'Big',
+        format: 'text',
+        text: Array.from({ length: 30 }, (_, i) => `Paragraph ${i} text.`).join('\n\n'),
+      },
       { signal: controller.signal, onProgress: (p) => p.phase === 'embed' && p.done >= 1 && controller.abort() },
     );
     await expect(pending).rejects.toMatchObject({ code: 'aborted' });
@@ -150,8 +163,12 @@ describe('Engine', () => {
     await expect(engine.search('week', { k: 0 })).rejects.toMatchObject({ code: 'invalid_option' });
     await expect(engine.search('week', { k: 101 })).rejects.toMatchObject({ code: 'invalid_option' });
     await expect(engine.addDocument({ ...POLICY, docId: '' })).rejects.toMatchObject({ code: 'invalid_input' });
-    await expect(engine.addDocument({ ...POLICY, format: 'pdf' as never })).rejects.toMatchObject({ code: 'invalid_input' });
-    await expect(engine.addDocument({ ...POLICY, docId: 'blank', text: '  \n ' })).rejects.toMatchObject({ code: 'empty_file' });
+    await expect(engine.addDocument({ ...POLICY, format: 'pdf' as never })).rejects.toMatchObject({
+      code: 'invalid_input',
+    });
+    await expect(engine.addDocument({ ...POLICY, docId: 'blank', text: '  \n ' })).rejects.toMatchObject({
+      code: 'empty_file',
+    });
   });
 
   it('does not compare vectors of another model: after a model switch, old documents are BM25-only', async () => {
@@ -170,8 +187,12 @@ describe('Engine', () => {
 
   it('embeds the heading trail with the chunk text', () => {
     expect(
-      embeddingText({ headings: ['Policy', 'Limits'], text: 'Three days.' } as unknown as Parameters<typeof embeddingText>[0]),
+      embeddingText({ headings: ['Policy', 'Limits'], text: 'Three days.' } as unknown as Parameters<
+        typeof embeddingText
+      >[0]),
     ).toBe('Policy › Limits\nThree days.');
-    expect(embeddingText({ headings: [], text: 'Plain.' } as unknown as Parameters<typeof embeddingText>[0])).toBe('Plain.');
+    expect(embeddingText({ headings: [], text: 'Plain.' } as unknown as Parameters<typeof embeddingText>[0])).toBe(
+      'Plain.',
+    );
   });
 });

@@ -34,7 +34,11 @@ export interface EngineOptions {
   readonly maxK: number;
 }
 
-export const DEFAULT_ENGINE_OPTIONS: Readonly<EngineOptions> = Object.freeze({ poolSize: 100, fusion: 'rrf', maxK: 100 });
+export const DEFAULT_ENGINE_OPTIONS: Readonly<EngineOptions> = Object.freeze({
+  poolSize: 100,
+  fusion: 'rrf',
+  maxK: 100,
+});
 
 interface StoredDoc {
   readonly meta: DocumentMeta;
@@ -80,7 +84,11 @@ export class Engine {
     this.embedderValue = embedder;
     this.dense = new FlatIndex({ dim: embedder.dim, metric: 'cosine' });
     for (const doc of this.docs.values()) {
-      if (doc.embedderId === embedder.id) this.dense.addMany(doc.chunks.map((c) => c.id), doc.vectors);
+      if (doc.embedderId === embedder.id)
+        this.dense.addMany(
+          doc.chunks.map((c) => c.id),
+          doc.vectors,
+        );
     }
   }
 
@@ -223,7 +231,14 @@ export class Engine {
     const fuseMs = performance.now() - t3;
     const byId = new Map(lexical.map((h) => [h.id, h]));
     const hits = fused.map((c, i) => this.toHit(c, i + 1, byId.get(c.id)));
-    return { query, hits, queryTerms, dense: dense !== null, fusion: this.options.fusion, timings: { lexicalMs, embedMs, denseMs, fuseMs } };
+    return {
+      query,
+      hits,
+      queryTerms,
+      dense: dense !== null,
+      fusion: this.options.fusion,
+      timings: { lexicalMs, embedMs, denseMs, fuseMs },
+    };
   }
 
   private toHit(c: Candidate, rank: number, lexical: Bm25Hit | undefined): SearchHit {
@@ -281,12 +296,16 @@ export function embeddingText(chunk: Chunk): string {
 }
 
 function validateInput(input: AddDocumentInput): void {
-  if (typeof input !== 'object' || input === null) throw new EvidentError('invalid_input', 'addDocument: expected a document.');
+  if (typeof input !== 'object' || input === null)
+    throw new EvidentError('invalid_input', 'addDocument: expected a document.');
   if (typeof input.docId !== 'string' || input.docId === '') {
     throw new EvidentError('invalid_input', 'addDocument: docId must be a non-empty string.');
   }
   if (typeof input.text !== 'string') throw new EvidentError('invalid_input', 'addDocument: text must be a string.');
   if (input.format !== 'markdown' && input.format !== 'text') {
-    throw new EvidentError('invalid_input', `addDocument: format must be one of markdown, text, got "${String(input.format)}".`);
+    throw new EvidentError(
+      'invalid_input',
+      `addDocument: format must be one of markdown, text, got "${String(input.format)}".`,
+    );
   }
 }

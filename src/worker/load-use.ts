@@ -6,7 +6,13 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { EvidentError } from '../core/errors';
 import type { Embedder } from '../models/embedder';
-import { initTfBackend, loadUseEmbedder, useShardPaths, type TfBackendName, type TfBackendReport } from '../models/use/use-embedder';
+import {
+  initTfBackend,
+  loadUseEmbedder,
+  useShardPaths,
+  type TfBackendName,
+  type TfBackendReport,
+} from '../models/use/use-embedder';
 import type { UseVocabulary } from '../models/use/tokenizer';
 import { throwIfAborted } from './abort-registry';
 import type { BackendInfo, EmbedderInfo, LoadProgress } from './api';
@@ -90,7 +96,12 @@ async function describeBackend(report: TfBackendReport): Promise<BackendInfo> {
   const threads = report.threads ?? 1;
   let simd = false;
   if (report.backend === 'wasm') {
-    simd = Boolean(await tf.env().getAsync('WASM_HAS_SIMD_SUPPORT').catch(() => false));
+    simd = Boolean(
+      await tf
+        .env()
+        .getAsync('WASM_HAS_SIMD_SUPPORT')
+        .catch(() => false),
+    );
   }
   const skipped = report.attempts
     .filter((a) => !a.ok)

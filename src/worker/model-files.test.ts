@@ -71,7 +71,10 @@ describe('fetchModelFiles', () => {
   it('rejects truncated and oversized files', async () => {
     const manifest = manifestFor({ a });
     await expect(
-      fetchModelFiles(BASE, { fetch: fakeFetch({ 'manifest.json': JSON.stringify(manifest), a: a.slice(0, 7) }), verify: false }),
+      fetchModelFiles(BASE, {
+        fetch: fakeFetch({ 'manifest.json': JSON.stringify(manifest), a: a.slice(0, 7) }),
+        verify: false,
+      }),
     ).rejects.toMatchObject({ code: 'cache_corrupted', message: expect.stringMatching(/truncated/) });
     await expect(
       fetchModelFiles(BASE, {
@@ -94,7 +97,9 @@ describe('fetchModelFiles', () => {
   it('only fetches from under the base URL', async () => {
     const log: string[] = [];
     const files = { a, b };
-    await fetchModelFiles(BASE, { fetch: fakeFetch({ 'manifest.json': JSON.stringify(manifestFor(files)), ...files }, log) });
+    await fetchModelFiles(BASE, {
+      fetch: fakeFetch({ 'manifest.json': JSON.stringify(manifestFor(files)), ...files }, log),
+    });
     expect(log.sort()).toEqual(['/models/x/a', '/models/x/b', '/models/x/manifest.json']);
   });
 

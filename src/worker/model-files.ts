@@ -154,7 +154,10 @@ export function concatShards(parts: readonly Uint8Array[]): ArrayBuffer {
 }
 
 /** Calls `fn` at most once per `ms`, plus always when `force` is set (final events). */
-export function throttle<A extends unknown[]>(ms: number, fn: (...args: A) => void): (force: boolean, ...args: A) => void {
+export function throttle<A extends unknown[]>(
+  ms: number,
+  fn: (...args: A) => void,
+): (force: boolean, ...args: A) => void {
   let last = -Infinity;
   return (force, ...args) => {
     const now = performance.now();

@@ -16,7 +16,10 @@ export function toErrorValue(err: unknown): EvidentErrorValue {
     return { code: 'storage_full', message: 'The browser refused to store more data. Free some space and retry.' };
   }
   if (err instanceof RangeError && /memory|allocation|Array buffer/i.test(message)) {
-    return { code: 'out_of_memory', message: `The tab ran out of memory (${message}). Close other tabs or use a smaller library.` };
+    return {
+      code: 'out_of_memory',
+      message: `The tab ran out of memory (${message}). Close other tabs or use a smaller library.`,
+    };
   }
   return { code: 'internal', message: message || 'Unexpected error in the worker.' };
 }
@@ -24,7 +27,9 @@ export function toErrorValue(err: unknown): EvidentErrorValue {
 export function isErrorValue(value: unknown): value is EvidentErrorValue {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as { code?: unknown; message?: unknown };
-  return typeof v.message === 'string' && typeof v.code === 'string' && (ERROR_CODES as readonly string[]).includes(v.code);
+  return (
+    typeof v.message === 'string' && typeof v.code === 'string' && (ERROR_CODES as readonly string[]).includes(v.code)
+  );
 }
 
 function isDomException(err: unknown): boolean {

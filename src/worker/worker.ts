@@ -121,7 +121,10 @@ const api: EvidentWorkerApi = {
       }
       const vectors = await embedder.embed(texts, { signal });
       // Transfer needs a plain ArrayBuffer the array owns whole (not a view into WASM memory).
-      const owned = vectors.buffer instanceof ArrayBuffer && vectors.byteOffset === 0 && vectors.byteLength === vectors.buffer.byteLength;
+      const owned =
+        vectors.buffer instanceof ArrayBuffer &&
+        vectors.byteOffset === 0 &&
+        vectors.byteLength === vectors.buffer.byteLength;
       return owned ? vectors : vectors.slice();
     });
     // Transfer, do not copy: the worker does not keep the array.

@@ -122,7 +122,9 @@ describe.skipIf(ctx.skip !== null)('first page in Chromium', () => {
     // below covers the worker too.
     expect(requests.some((u) => u.includes('/models/use-lite/group1-shard1of7'))).toBe(true);
     expect(requests.some((u) => u.includes('/vendor/tfjs/') && u.endsWith('.wasm'))).toBe(backend === 'wasm');
-    const offOrigin = requests.filter((u) => !u.startsWith(`${origin}/`) && !LOCAL_SCHEMES.some((s) => u.startsWith(s)));
+    const offOrigin = requests.filter(
+      (u) => !u.startsWith(`${origin}/`) && !LOCAL_SCHEMES.some((s) => u.startsWith(s)),
+    );
     expect(offOrigin).toEqual([]);
     expect(consoleErrors).toEqual([]);
   });
@@ -139,7 +141,12 @@ describe.skipIf(ctx.skip !== null)('first page in Chromium', () => {
     const alert = page.getByRole('alert').filter({ hasText: /crashed/ });
     await alert.waitFor({ timeout: 10_000 });
     expect(await alert.innerText()).toMatch(/simulated crash/);
-    await expect(page.getByRole('status').filter({ hasText: /restarted/ }).count()).resolves.toBe(1);
+    await expect(
+      page
+        .getByRole('status')
+        .filter({ hasText: /restarted/ })
+        .count(),
+    ).resolves.toBe(1);
 
     // The new worker is empty: the page reloads the model and re-ingests the library, then searches again.
     await page.locator('[data-testid="library"][data-state="ready"]').waitFor({ timeout: 120_000 });
@@ -147,11 +154,21 @@ describe.skipIf(ctx.skip !== null)('first page in Chromium', () => {
     const box = page.getByRole('searchbox', { name: /search/i });
     await box.fill('home office allowance');
     await box.press('Enter');
-    await page.getByTestId('results').getByText(/allowance/).first().waitFor({ timeout: 60_000 });
-    const dense = await page.getByTestId('result').first().locator('tr[data-signal="dense"] td[data-value]').getAttribute('data-value');
+    await page
+      .getByTestId('results')
+      .getByText(/allowance/)
+      .first()
+      .waitFor({ timeout: 60_000 });
+    const dense = await page
+      .getByTestId('result')
+      .first()
+      .locator('tr[data-signal="dense"] td[data-value]')
+      .getAttribute('data-value');
     expect(Number(dense)).toBeGreaterThan(0);
 
-    const offOrigin = requests.filter((u) => !u.startsWith(`${origin}/`) && !LOCAL_SCHEMES.some((s) => u.startsWith(s)));
+    const offOrigin = requests.filter(
+      (u) => !u.startsWith(`${origin}/`) && !LOCAL_SCHEMES.some((s) => u.startsWith(s)),
+    );
     expect(offOrigin).toEqual([]);
   });
 });

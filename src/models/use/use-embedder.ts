@@ -20,12 +20,13 @@ export const USE_MAX_TOKENS = 128;
 /** Identity of model + tokenizer + truncation; cache keys depend on it, so bump it on any change. */
 export const USE_EMBEDDER_ID = 'use-lite-512@1/sp-ref-1.3.3/max128';
 /**
- * Texts per model call. Measured in Node on wasm-simd (single thread, 2-core machine, ~120-token
- * inputs, `npm run bench`): 24 inputs/s at batch 1, 8 and 32 alike, since compute dominates. A
- * small batch keeps abort and progress responsive while amortising per-call graph overhead on
- * short texts (queries).
+ * Texts per model call. Measured in Node on wasm-simd, single thread, 2 cores: a quiet machine
+ * gave 23.7 / 23.7 / 24.6 inputs/s at batch 1 / 8 / 32 on 120-token inputs (synthetic ids); a
+ * loaded one, with `npx tsx src/cli/bench-embed.ts` (interleaved rounds, SciFact chunks), gave
+ * 7.9 / 10.1 / 9.8 on 121-token chunks and 27.5 / 29.4 / 26.4 at batch 1 / 16 / 32 on 28-token texts. Compute dominates, so batching gains little; 8 keeps abort and progress
+ * responsive (one batch of full-length texts is about a third of a second).
  */
-export const USE_DEFAULT_BATCH_SIZE = 16;
+export const USE_DEFAULT_BATCH_SIZE = 8;
 
 /** The files of the converted graph model, already in memory. */
 export interface UseArtifacts {

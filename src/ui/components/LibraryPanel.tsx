@@ -22,7 +22,11 @@ export function LibraryPanel({ library }: { readonly library: LibraryState }) {
           <p>
             Adding “{library.title}” ({library.index + 1} of {library.count})
           </p>
-          <ProgressBar label="Chunks embedded" done={library.progress?.done ?? 0} total={library.progress?.total ?? 0} />
+          <ProgressBar
+            label="Chunks embedded"
+            done={library.progress?.done ?? 0}
+            total={library.progress?.total ?? 0}
+          />
         </div>
       )}
       {library.phase === 'error' && (

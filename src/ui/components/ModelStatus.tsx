@@ -35,7 +35,12 @@ export function ModelStatus({ model, pageIsolated }: Props) {
       {model.phase === 'loading' && (
         <div role="status" aria-live="polite">
           <p>{PHASE_LABEL[model.progress.phase]}…</p>
-          <ProgressBar label="Model download" done={model.progress.loadedBytes} total={model.progress.totalBytes} bytes />
+          <ProgressBar
+            label="Model download"
+            done={model.progress.loadedBytes}
+            total={model.progress.totalBytes}
+            bytes
+          />
         </div>
       )}
       {model.phase === 'error' && (
@@ -64,7 +69,8 @@ export function ModelStatus({ model, pageIsolated }: Props) {
           <dd>{info.backend.reason}</dd>
           <dt>Load time</dt>
           <dd>
-            download {formatMs(info.downloadMs)}, start {formatMs(info.initMs)}, first embedding {formatMs(info.warmupMs)}
+            download {formatMs(info.downloadMs)}, start {formatMs(info.initMs)}, first embedding{' '}
+            {formatMs(info.warmupMs)}
           </dd>
         </dl>
       )}

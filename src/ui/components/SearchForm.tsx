@@ -31,7 +31,9 @@ export function SearchForm({ disabled, placeholder, onSearch }: Props) {
         </button>
       </div>
       <p id="query-hint" className="muted">
-        {disabled ? 'Search is available once the library is indexed.' : 'Results are ranked by BM25 and embeddings, fused.'}
+        {disabled
+          ? 'Search is available once the library is indexed.'
+          : 'Results are ranked by BM25 and embeddings, fused.'}
       </p>
     </form>
   );
