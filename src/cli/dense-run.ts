@@ -7,7 +7,8 @@
  *   opening sentences;
  * - `maxchunk`: the title followed by consecutive sentences packed up to the encoder's window,
  *   one vector per chunk, and a document scores its best chunk (MaxP, Dai & Callan 2019,
- *   "Deeper Text Understanding for IR with Contextual Neural Language Modeling").
+ *   "Deeper Text Understanding for IR with Contextual Neural Language Modeling");
+ * - `maxsent`: the title and each sentence as separate units, best unit wins.
  */
 import { FlatIndex } from '../core/dense/flat-index';
 import type { Run } from '../core/eval/metrics';
@@ -88,7 +89,10 @@ export async function denseRun(
     const docTexts =
       strategy === 'lead'
         ? [[doc.title, doc.text].filter((s) => s !== '').join(' ')]
-        : packChunks(doc, (t) => embedder.countTokens(t), embedder.maxTokens);
+        : strategy === 'maxsent'
+          ? [doc.title, ...sentencesOf(doc)].filter((s) => s.trim() !== '')
+          : packChunks(doc, (t) => embedder.countTokens(t), embedder.maxTokens);
+    if (docTexts.length === 0) docTexts.push('');
     for (const t of docTexts) {
       texts.push(t);
       owner.push(doc.id);
@@ -112,6 +116,7 @@ export async function denseRun(
   dataset.queries.forEach((q, qi) => {
     const query = queryVectors.subarray(qi * dim, (qi + 1) * dim);
     if (strategy === 'lead') {
+      // One vector per document: the top `depth` vectors are the top documents.
       run.set(
         q.id,
         index.search(query, depth).map((h) => ({ id: owner[Number(h.id)] as string, score: h.score })),

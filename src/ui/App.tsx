@@ -12,6 +12,8 @@ export function App({ session }: { readonly session: EvidentSession }) {
   const state = useSyncExternalStore(session.subscribe, session.getState);
   const onSearch = useCallback((q: string) => void session.search(q), [session]);
   const onDismiss = useCallback((id: number) => session.dismissNotice(id), [session]);
+  const onAddFiles = useCallback((files: File[]) => void session.addFiles(files), [session]);
+  const onRemove = useCallback((docId: string) => void session.deleteDocument(docId), [session]);
   return (
     <>
       <a className="skip-link" href="#query">
@@ -22,7 +24,11 @@ export function App({ session }: { readonly session: EvidentSession }) {
         <Notices notices={state.notices} onDismiss={onDismiss} />
         <div className="status-grid">
           <ModelStatus model={state.model} pageIsolated={state.pageIsolated} />
-          <LibraryPanel library={state.library} />
+          <LibraryPanel
+            library={state.library}
+            onAddFiles={state.model.phase === 'ready' ? onAddFiles : undefined}
+            onRemove={onRemove}
+          />
         </div>
         <SearchForm disabled={state.library.phase !== 'ready'} placeholder={DEMO_QUERY} onSearch={onSearch} />
         <ResultList search={state.search} />

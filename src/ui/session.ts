@@ -1,14 +1,23 @@
 /**
- * The page's state outside React: owns the worker client, loads the model, ingests the library,
- * runs searches, and turns worker crashes into notices and a reload. Components read it through
- * `useSyncExternalStore` (snapshots are immutable; a new object on every change).
+ * The page's state outside React: owns the worker client, opens the stored library, loads the
+ * model, adds documents, runs searches, and turns worker crashes into notices and a restart.
+ * Components read it through `useSyncExternalStore` (snapshots are immutable; a new object on
+ * every change).
+ *
+ * The library lives in IndexedDB (the worker loads it at start): it is searchable by its words
+ * as soon as it is read, before the model loads. The demo documents are added once, on the first
+ * run (a `demoInstalled` flag is stored with them), never again — not after a reload, a worker
+ * restart, or the user deleting them.
  *
  * Created once in `main.tsx`, outside React, so StrictMode's double effects never start two
  * workers.
  */
 import type { EvidentErrorValue } from '../core/errors';
+import { storageUsage } from '../storage/usage';
 import type {
   AddDocumentInput,
+  AddDocumentsResult,
+  BatchProgress,
   EmbedderInfo,
   IngestProgress,
   LibraryDocument,
@@ -37,6 +46,12 @@ export type LibraryState =
       readonly documents: readonly LibraryDocument[];
       readonly chunks: number;
       readonly embedMs: number;
+      /** Where the documents came from this time: read from storage, or ingested now. */
+      readonly source?: 'stored' | 'ingested';
+      /** Worker start → the stored library was searchable lexically (ms). */
+      readonly loadMs?: number;
+      /** False when the browser does not keep the library (IndexedDB unavailable). */
+      readonly persistent?: boolean;
     }
   | { readonly phase: 'error'; readonly error: EvidentErrorValue };
 
@@ -61,7 +76,23 @@ export interface SessionState {
   readonly pageIsolated: boolean;
 }
 
-type Client = Pick<WorkerClient, 'loadEmbedder' | 'addDocument' | 'search' | 'status' | 'subscribe' | 'dispose'>;
+type Client = Pick<
+  WorkerClient,
+  | 'loadEmbedder'
+  | 'addDocument'
+  | 'search'
+  | 'status'
+  | 'subscribe'
+  | 'dispose'
+  | 'openLibrary'
+  | 'addDocuments'
+  | 'resumeIngest'
+  | 'fillVectors'
+  | 'deleteDocument'
+>;
+
+/** File types the library input reads as text for now (the parsers take the others). */
+const TEXT_FORMATS: Readonly<Record<string, AddDocumentInput['format']>> = { md: 'markdown', markdown: 'markdown', txt: 'text' };
 
 export class EvidentSession {
   private state: SessionState;
@@ -69,6 +100,7 @@ export class EvidentSession {
   private startRun: AbortController | null = null;
   private searchRun: AbortController | null = null;
   private nextNoticeId = 1;
+  private persistRequested = false;
   private readonly unsubscribe: () => void;
 
   constructor(
@@ -93,7 +125,11 @@ export class EvidentSession {
     return () => this.listeners.delete(listener);
   };
 
-  /** Loads the model, then ingests the library. Restarts from scratch when called again. */
+  /**
+   * Opens the stored library (searchable by its words at once), loads the model, resumes an
+   * interrupted batch, adds the demo on the first run only, then completes missing vectors.
+   * Restarts from scratch when called again.
+   */
   async start(): Promise<void> {
     this.startRun?.abort();
     const run = new AbortController();
@@ -103,6 +139,18 @@ export class EvidentSession {
       model: { phase: 'loading', progress: { phase: 'download', loadedBytes: 0, totalBytes: 0 } },
       library: { phase: 'idle' },
     });
+    let opened: Awaited<ReturnType<Client['openLibrary']>>;
+    try {
+      opened = await this.client.openLibrary();
+      if (signal.aborted) return;
+      if (!opened.persistent && opened.storageError) {
+        this.notify('info', `Documents are kept for this tab only: ${opened.storageError.message}`);
+      }
+      if (opened.documents.length > 0) this.ready(opened.documents, opened.chunks, 0, 'stored', opened);
+    } catch (err) {
+      if (!signal.aborted && !isAbort(err)) this.update({ library: { phase: 'error', error: errorValue(err) } });
+      return;
+    }
     try {
       const info = await this.client.loadEmbedder({
         signal,
@@ -118,27 +166,137 @@ export class EvidentSession {
     }
     try {
       let embedMs = 0;
-      for (const [index, doc] of this.documents.entries()) {
-        this.update({
-          library: { phase: 'ingesting', title: doc.title, index, count: this.documents.length, progress: null },
-        });
-        const result = await this.client.addDocument(doc, {
-          signal,
-          onProgress: (progress) => {
-            if (signal.aborted) return;
-            this.update({
-              library: { phase: 'ingesting', title: doc.title, index, count: this.documents.length, progress },
-            });
-          },
-        });
-        embedMs += result.embedMs;
+      let ingested = false;
+      if (opened.queued > 0) {
+        embedMs += this.reportBatch(await this.client.resumeIngest({ signal, onProgress: this.batchProgress(signal) }));
+        ingested = true;
       }
+      if (!opened.demoInstalled) {
+        const have = new Set(opened.documents.map((d) => d.docId));
+        const demo = this.documents.filter((d) => !have.has(d.docId));
+        embedMs += this.reportBatch(
+          await this.client.addDocuments(demo, { signal, installDemo: true, onProgress: this.batchProgress(signal) }),
+        );
+        ingested = true;
+      }
+      if (signal.aborted) return;
       const status = await this.client.status();
       if (signal.aborted) return;
-      this.update({ library: { phase: 'ready', documents: status.documents, chunks: status.chunks, embedMs } });
+      this.ready(status.documents, status.chunks, embedMs, ingested ? 'ingested' : 'stored', opened);
+      if (status.documents.some((d) => d.vectors !== undefined && d.vectors < d.chunks)) {
+        // Vectors of documents whose indexing was interrupted: search uses them as they arrive.
+        await this.client.fillVectors({ signal });
+        if (signal.aborted) return;
+        const after = await this.client.status();
+        if (!signal.aborted) this.ready(after.documents, after.chunks, embedMs, ingested ? 'ingested' : 'stored', opened);
+      }
+      if (status.documents.length > 0) void this.requestPersistence();
     } catch (err) {
       if (!signal.aborted && !isAbort(err)) this.update({ library: { phase: 'error', error: errorValue(err) } });
     }
+  }
+
+  /**
+   * Adds files to the library: .md and .txt as text for now. Each file is stored whole or not
+   * at all; a file that cannot be added (or a full disk) becomes a notice and the library stays
+   * as it was. Returns once the batch is done.
+   */
+  async addFiles(files: readonly File[]): Promise<void> {
+    if (this.state.library.phase === 'ingesting') {
+      this.notify('info', 'Documents are still being added; try again when they are done.');
+      return;
+    }
+    const inputs: AddDocumentInput[] = [];
+    for (const file of files) {
+      const ext = /\.([^.]+)$/.exec(file.name)?.[1]?.toLowerCase() ?? '';
+      const format = TEXT_FORMATS[ext];
+      if (!format) {
+        this.notify('error', `"${file.name}" was not added: only .md and .txt files can be added for now.`);
+        continue;
+      }
+      inputs.push({
+        // Same file name ⇒ same id: adding a file again replaces the earlier version.
+        docId: `file:${file.name}`,
+        title: file.name.replace(/\.[^.]+$/, '') || file.name,
+        text: await file.text(),
+        format,
+        fileName: file.name,
+      });
+    }
+    if (inputs.length === 0) return;
+    const run = this.startRun ?? new AbortController();
+    const { signal } = run;
+    const previous = this.state.library;
+    try {
+      const result = await this.client.addDocuments(inputs, { signal, onProgress: this.batchProgress(signal) });
+      this.reportBatch(result);
+    } catch (err) {
+      if (!isAbort(err)) this.notify('error', errorValue(err).message);
+    }
+    if (signal.aborted) return;
+    try {
+      const status = await this.client.status();
+      const embedMs = previous.phase === 'ready' ? previous.embedMs : 0;
+      this.ready(status.documents, status.chunks, embedMs, 'ingested');
+      void this.requestPersistence();
+    } catch (err) {
+      if (!isAbort(err)) this.update({ library: { phase: 'error', error: errorValue(err) } });
+    }
+  }
+
+  /** Removes a document with its chunks and vectors. */
+  async deleteDocument(docId: string): Promise<void> {
+    try {
+      await this.client.deleteDocument(docId);
+      const status = await this.client.status();
+      const lib = this.state.library;
+      this.ready(status.documents, status.chunks, lib.phase === 'ready' ? lib.embedMs : 0, lib.phase === 'ready' ? lib.source : undefined);
+    } catch (err) {
+      if (!isAbort(err)) this.notify('error', errorValue(err).message);
+    }
+  }
+
+  private ready(
+    documents: readonly LibraryDocument[],
+    chunks: number,
+    embedMs: number,
+    source?: 'stored' | 'ingested',
+    opened?: { persistent: boolean; timings: { searchableMs: number } },
+  ): void {
+    const lib = this.state.library;
+    const persistent = opened?.persistent ?? (lib.phase === 'ready' ? lib.persistent : undefined);
+    const loadMs = opened?.timings.searchableMs ?? (lib.phase === 'ready' ? lib.loadMs : undefined);
+    this.update({
+      library: {
+        phase: 'ready',
+        documents,
+        chunks,
+        embedMs,
+        ...(source ? { source } : {}),
+        ...(loadMs !== undefined ? { loadMs } : {}),
+        ...(persistent !== undefined ? { persistent } : {}),
+      },
+    });
+  }
+
+  private batchProgress(signal: AbortSignal) {
+    return (p: BatchProgress): void => {
+      if (signal.aborted) return;
+      this.update({ library: { phase: 'ingesting', title: p.title, index: p.index, count: p.count, progress: p } });
+    };
+  }
+
+  /** Notices for files a batch could not add; returns the batch's embedding time. */
+  private reportBatch(result: AddDocumentsResult): number {
+    for (const f of result.failed) this.notify('error', `"${f.title}" was not added: ${f.error.message}`);
+    return result.added.reduce((s, r) => s + r.embedMs, 0);
+  }
+
+  /** Asks the browser to keep the library under storage pressure (a page-only API; once). */
+  private async requestPersistence(): Promise<void> {
+    if (this.persistRequested) return;
+    this.persistRequested = true;
+    await storageUsage({ requestPersist: true }).catch(() => undefined);
   }
 
   /** Runs a search; a newer search cancels the one in flight. An empty query clears the results. */
@@ -182,7 +340,7 @@ export class EvidentSession {
         this.notify('error', `${e.error.message} Restarting it…`);
         return;
       case 'restarted':
-        // The new worker holds no model and no documents: load and ingest again.
+        // The new worker reads the library from storage again and reloads the model.
         this.notify('info', 'The background worker was restarted. Reloading the model and the library.');
         this.update({ search: { phase: 'idle' } });
         void this.start();

@@ -14,16 +14,24 @@
  */
 import * as Comlink from 'comlink';
 import { EvidentError, type EvidentErrorValue } from '../core/errors';
+import type { DocumentMetaPatch } from '../core/library-format';
 import type {
   AddDocumentInput,
   AddDocumentResult,
+  AddDocumentsResult,
+  BatchProgress,
   EmbedderInfo,
   EvidentWorkerApi,
+  FillVectorsResult,
+  ImportLibraryResult,
   IngestProgress,
+  LibraryDocument,
+  LibraryInfo,
   LoadProgress,
   Result,
   SearchOptions,
   SearchResponse,
+  StorageUsageInfo,
   WorkerStatus,
 } from '../worker/api';
 
@@ -129,6 +137,55 @@ export class WorkerClient {
 
   status(): Promise<WorkerStatus> {
     return this.call(undefined, async (api) => ({ ok: true, value: await api.status() }) as const);
+  }
+
+  // ---- Library persistence ----
+
+  /** The library the worker loaded from IndexedDB at start. */
+  openLibrary(): Promise<LibraryInfo> {
+    return this.call(undefined, (api) => api.openLibrary());
+  }
+
+  addDocuments(
+    inputs: readonly AddDocumentInput[],
+    opts: CallSignal & { onProgress?: (p: BatchProgress) => void; installDemo?: boolean } = {},
+  ): Promise<AddDocumentsResult> {
+    return this.call(opts.signal, (api, callId) =>
+      api.addDocuments(inputs, { callId, installDemo: opts.installDemo }, proxyOrUndefined(opts.onProgress)),
+    );
+  }
+
+  resumeIngest(opts: CallSignal & { onProgress?: (p: BatchProgress) => void } = {}): Promise<AddDocumentsResult> {
+    return this.call(opts.signal, (api, callId) => api.resumeIngest({ callId }, proxyOrUndefined(opts.onProgress)));
+  }
+
+  fillVectors(opts: CallSignal & { onProgress?: (p: IngestProgress) => void } = {}): Promise<FillVectorsResult> {
+    return this.call(opts.signal, (api, callId) => api.fillVectors({ callId }, proxyOrUndefined(opts.onProgress)));
+  }
+
+  listDocuments(): Promise<LibraryDocument[]> {
+    return this.call(undefined, (api) => api.listDocuments());
+  }
+
+  deleteDocument(docId: string): Promise<boolean> {
+    return this.call(undefined, (api) => api.deleteDocument(docId));
+  }
+
+  updateDocumentMeta(docId: string, patch: DocumentMetaPatch): Promise<LibraryDocument> {
+    return this.call(undefined, (api) => api.updateDocumentMeta(docId, patch));
+  }
+
+  /** The library as one export file (transferred from the worker). */
+  exportLibrary(opts: CallSignal = {}): Promise<Uint8Array> {
+    return this.call(opts.signal, (api, callId) => api.exportLibrary({ callId }));
+  }
+
+  importLibrary(bytes: Uint8Array, opts: CallSignal & { mode?: 'merge' | 'replace' } = {}): Promise<ImportLibraryResult> {
+    return this.call(opts.signal, (api, callId) => api.importLibrary(bytes, { callId, mode: opts.mode }));
+  }
+
+  storageUsage(): Promise<StorageUsageInfo> {
+    return this.call(undefined, (api) => api.storageUsage());
   }
 
   /** Stops the heartbeat and terminates the worker; calls in flight reject with `aborted`. */

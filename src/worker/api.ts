@@ -19,7 +19,9 @@
  *   for a worker that is inside one long synchronous step.
  */
 import type { EvidentErrorValue } from '../core/errors';
+import type { DocumentMetaPatch, VectorState } from '../core/library-format';
 import type { Candidate, DocStatus, ScoreBreakdown, SourceType, TraceEntry } from '../core/types';
+import type { ModelsApi } from './models-api';
 
 export type Result<T> =
   { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: EvidentErrorValue };
@@ -75,6 +77,8 @@ export interface AddDocumentInput {
   readonly status?: DocStatus;
   /** ISO date (YYYY-MM-DD). */
   readonly effectiveDate?: string;
+  /** Name of the file the text came from, kept with the document. */
+  readonly fileName?: string;
 }
 
 export interface IngestProgress {
@@ -150,6 +154,92 @@ export interface LibraryDocument {
   readonly chunks: number;
   readonly sourceType: SourceType;
   readonly status: DocStatus;
+  readonly effectiveDate?: string;
+  readonly fileName?: string;
+  /** Epoch ms when this version was ingested. */
+  readonly addedAt?: number;
+  /** Chunks with a vector of the current model (search gives the others no dense score). */
+  readonly vectors?: number;
+  readonly vectorState?: VectorState;
+}
+
+// ---- Library persistence (src/storage) ----
+
+/** What the worker loaded from IndexedDB at start. */
+export interface LibraryInfo {
+  /** False when IndexedDB is unavailable: the library lives in memory for this tab only. */
+  readonly persistent: boolean;
+  /** Why the library is not kept, when `persistent` is false. */
+  readonly storageError: EvidentErrorValue | null;
+  readonly documents: readonly LibraryDocument[];
+  readonly chunks: number;
+  /** Chunks with a vector in the dense index. */
+  readonly vectors: number;
+  /** Files of an interrupted batch waiting in the ingest queue (`resumeIngest` adds them). */
+  readonly queued: number;
+  /** The demo library was queued once; it is not added again (even after the user deleted it). */
+  readonly demoInstalled: boolean;
+  /** Documents whose stored chunks did not match their record (skipped). */
+  readonly skipped: readonly string[];
+  readonly timings: {
+    /** Opening (and migrating) the database. */
+    readonly openMs: number;
+    /** Reading documents and chunks. */
+    readonly readMs: number;
+    /** Building the BM25 index. */
+    readonly lexicalMs: number;
+    /** Worker start → searchable lexically. */
+    readonly searchableMs: number;
+    /** Reading the vectors and filling the dense index. */
+    readonly vectorsMs: number;
+    /** Worker start → everything loaded. */
+    readonly loadedMs: number;
+  };
+}
+
+export interface AddDocumentsOptions extends CallOptions {
+  /** Marks the demo library as installed, in the transaction that queues it. */
+  readonly installDemo?: boolean;
+}
+
+/** Ingest progress of one file of a batch. */
+export interface BatchProgress extends IngestProgress {
+  /** 0-based position in the batch. */
+  readonly index: number;
+  readonly count: number;
+  readonly title: string;
+}
+
+export interface AddDocumentsResult {
+  readonly added: readonly AddDocumentResult[];
+  /** Files that could not be ingested (reported, dropped from the queue); the batch went on. */
+  readonly failed: readonly { readonly docId: string; readonly title: string; readonly error: EvidentErrorValue }[];
+}
+
+export interface FillVectorsResult {
+  readonly documents: number;
+  readonly chunks: number;
+  readonly ms: number;
+}
+
+export interface ImportLibraryOptions extends CallOptions {
+  /** `merge` (default) adds the file's documents, replacing same ids; `replace` empties the library first. */
+  readonly mode?: 'merge' | 'replace';
+}
+
+export interface ImportLibraryResult {
+  readonly documents: number;
+  readonly chunks: number;
+  readonly vectors: number;
+  readonly replaced: number;
+}
+
+export interface StorageUsageInfo {
+  /** Bytes used and available to this origin; null where the browser does not say. */
+  readonly usage: number | null;
+  readonly quota: number | null;
+  /** Whether the browser keeps the library under storage pressure (persist() is requested by the page). */
+  readonly persisted: boolean | null;
 }
 
 export interface WorkerStatus {
@@ -160,7 +250,7 @@ export interface WorkerStatus {
 }
 
 /** What `worker.ts` exposes. Comlink's `Remote<EvidentWorkerApi>` makes every method async. */
-export interface EvidentWorkerApi {
+export interface EvidentWorkerApi extends ModelsApi {
   /** Heartbeat: echoes its argument. A worker that stops answering is restarted by the client. */
   ping(nonce: number): number;
   status(): WorkerStatus;
@@ -178,4 +268,27 @@ export interface EvidentWorkerApi {
   embed(texts: readonly string[], options: CallOptions): Promise<Result<Float32Array>>;
   /** Cancels the call registered under `callId`; false when none is in flight. */
   abort(callId: string): boolean;
+
+  // ---- Library persistence (src/storage) ----
+  /** Waits for the library the worker loads from IndexedDB at start (searchable lexically before any model). */
+  openLibrary(): Promise<Result<LibraryInfo>>;
+  /** Queues a batch (IndexedDB), then ingests it file by file: each searchable lexically once stored, then embedded. */
+  addDocuments(
+    inputs: readonly AddDocumentInput[],
+    options: AddDocumentsOptions,
+    onProgress?: ProgressCallback<BatchProgress>,
+  ): Promise<Result<AddDocumentsResult>>;
+  /** Ingests what an interrupted batch left in the queue. Needs the embedder (its tokenizer sizes chunks). */
+  resumeIngest(options: CallOptions, onProgress?: ProgressCallback<BatchProgress>): Promise<Result<AddDocumentsResult>>;
+  /** Embeds chunks that have no vector of the current model yet (resumes interrupted indexing). */
+  fillVectors(options: CallOptions, onProgress?: ProgressCallback<IngestProgress>): Promise<Result<FillVectorsResult>>;
+  listDocuments(): Promise<Result<LibraryDocument[]>>;
+  /** Removes a document with its chunks, vectors and feedback; false when it was not there. */
+  deleteDocument(docId: string): Promise<Result<boolean>>;
+  updateDocumentMeta(docId: string, patch: DocumentMetaPatch): Promise<Result<LibraryDocument>>;
+  /** The library as one export file (transferred). */
+  exportLibrary(options: CallOptions): Promise<Result<Uint8Array>>;
+  /** Validates an export file completely, then stores it in one transaction; invalid → `invalid_input`, nothing written. */
+  importLibrary(bytes: Uint8Array, options: ImportLibraryOptions): Promise<Result<ImportLibraryResult>>;
+  storageUsage(): Promise<Result<StorageUsageInfo>>;
 }

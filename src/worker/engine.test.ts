@@ -54,8 +54,16 @@ const TRAVEL: AddDocumentInput = {
   text: `# Travel\n\nBook flights through the travel desk. Meals are covered up to EUR 60 per day.\n`,
 };
 
+/** Many short chunks (the hash embedder counts words as tokens: 40 paragraphs of ~40 words). */
+const BIG: AddDocumentInput = {
+  docId: 'big',
+  title: 'Big',
+  format: 'text',
+  text: Array.from({ length: 40 }, (_, i) => `Paragraph ${i}. ${'Some words about the subject at hand. '.repeat(6)}`).join('\n\n'),
+};
+
 async function engineWith(...docs: AddDocumentInput[]): Promise<{ engine: Engine; embedder: HashEmbedder }> {
-  const engine = new Engine();
+  const engine = new Engine({ embedBatch: 8 });
   const embedder = new HashEmbedder();
   engine.setEmbedder(embedder);
   for (const d of docs) await engine.addDocument(d);
@@ -83,6 +91,10 @@ describe('Engine', () => {
         chunks: r.chunks,
         sourceType: 'internal_policy',
         status: 'current',
+        fileName: '',
+        addedAt: expect.any(Number),
+        vectors: r.chunks,
+        vectorState: 'complete',
       },
     ]);
     expect(engine.chunkCount).toBe(r.chunks);
@@ -128,31 +140,53 @@ describe('Engine', () => {
     }
   });
 
-  it('replaces a document with the same id and leaves the library unchanged when ingest is cancelled', async () => {
+  it('replaces a document with the same id', async () => {
     const { engine } = await engineWith(POLICY, TRAVEL);
     const before = engine.chunkCount;
     const r = await engine.addDocument({ ...TRAVEL, text: '# Travel\n\nTrains only.\n' });
     expect(r.replaced).toBe(true);
     expect(engine.documents().map((d) => d.docId)).toEqual(['policy', 'travel']);
-    const afterReplace = engine.chunkCount;
-    expect(afterReplace).toBeLessThanOrEqual(before);
+    expect(engine.chunkCount).toBeLessThanOrEqual(before);
     expect((await engine.search('flights')).hits.every((h) => h.docId !== 'travel' || !/flights/i.test(h.text))).toBe(
       true,
     );
+  });
 
-    const controller = new AbortController();
-    const pending = engine.addDocument(
-      {
-        docId: 'big',
-        title: 'Big',
-        format: 'text',
-        text: Array.from({ length: 30 }, (_, i) => `Paragraph ${i} text.`).join('\n\n'),
-      },
-      { signal: controller.signal, onProgress: (p) => p.phase === 'embed' && p.done >= 1 && controller.abort() },
-    );
+  it('cancelled before the document is stored: the library is unchanged; after: the document is whole, with the vectors so far', async () => {
+    const { engine } = await engineWith(POLICY, TRAVEL);
+    const before = engine.documents();
+    const early = new AbortController();
+    const pending = engine.addDocument(BIG, {
+      signal: early.signal,
+      onProgress: (p) => p.phase === 'chunk' && early.abort(),
+    });
     await expect(pending).rejects.toMatchObject({ code: 'aborted' });
-    expect(engine.documents().map((d) => d.docId)).toEqual(['policy', 'travel']);
-    expect(engine.chunkCount).toBe(afterReplace);
+    expect(engine.documents()).toEqual(before);
+
+    const late = new AbortController();
+    const phases: string[] = [];
+    const cancelled = engine.addDocument(BIG, {
+      signal: late.signal,
+      onProgress: (p) => {
+        phases.push(p.phase);
+        if (p.phase === 'embed' && p.done >= 9) late.abort();
+      },
+    });
+    await expect(cancelled).rejects.toMatchObject({ code: 'aborted' });
+    expect(phases.slice(0, 2)).toEqual(['chunk', 'index']);
+    const big = engine.documents().find((d) => d.docId === 'big')!;
+    expect(big.chunks).toBeGreaterThan(8);
+    expect(big.vectorState).toBe('partial');
+    expect(big.vectors).toBe(8); // one batch of embedBatch = 8
+    // Searchable by its words right away; only embedded chunks have a dense score.
+    const res = await engine.search('paragraph', { k: 100 });
+    const bigHits = res.hits.filter((h) => h.docId === 'big');
+    expect(bigHits).toHaveLength(big.chunks);
+    expect(bigHits.filter((h) => h.scores.dense !== undefined)).toHaveLength(8);
+    // fillVectors completes it.
+    const filled = await engine.fillVectors();
+    expect(filled).toMatchObject({ documents: 1, chunks: big.chunks - 8 });
+    expect(engine.documents().find((d) => d.docId === 'big')).toMatchObject({ vectorState: 'complete', vectors: big.chunks });
   });
 
   it('guards the edges: empty library, empty query, invalid k and input', async () => {

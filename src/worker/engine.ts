@@ -1,23 +1,46 @@
 /**
  * The worker's in-memory library: documents → chunks → a BM25 index and a dense matrix, and
  * hybrid search over both with a per-signal trace. Runtime-neutral (no worker globals), so it is
- * tested in Node with any `Embedder`; `worker.ts` wires it to the RPC surface.
+ * tested in Node with any `Embedder`; `worker.ts` wires it to the RPC surface and to IndexedDB.
  *
- * The BM25 index is rebuilt lazily on the first search after a change (`Bm25Index` is immutable,
- * and a personal library changes rarely compared with how often it is searched); the dense
- * `FlatIndex` is updated in place.
+ * With a `LibraryStore` attached, every change is persisted before it shows in memory:
+ * - ingest is progressive: a document is chunked, stored whole in one transaction with its
+ *   chunks, and is then searchable lexically; its vectors are computed in batches afterwards,
+ *   join the dense index batch by batch (search uses the vectors present so far: a chunk without
+ *   one simply has no dense score) and are persisted as one growing segment per document;
+ * - a reload or a cancelled call mid-ingest leaves each document whole or absent: before the
+ *   document transaction nothing, after it the whole document (`fillVectors` completes its
+ *   vectors later, resuming after the rows already stored);
+ * - batches go through the store's ingest queue first, so a batch cut short resumes.
+ *
+ * The BM25 index is rebuilt from the chunks after a change (`Bm25Index` is immutable, and a
+ * personal library changes rarely compared with how often it is searched) and at startup
+ * (measured faster overall than keeping a serialized index current: DESIGN.md, Storage); the
+ * dense `FlatIndex` is updated in place.
  */
 import { EvidentError } from '../core/errors';
 import { FlatIndex } from '../core/dense/flat-index';
 import { chunkDocument } from '../core/ingest/chunk';
 import { Bm25Index, type Bm25Hit } from '../core/lexical/bm25';
+import {
+  applyMetaPatch,
+  validateMetaPatch,
+  vectorStateOf,
+  type DocumentRecord,
+  type VectorRecord,
+} from '../core/library-format';
 import { fuse, type FusionMode } from '../core/retrieval/fusion';
-import type { Candidate, Chunk, DocumentMeta, Hit, IndexableDoc, TraceEntry } from '../core/types';
+import type { Candidate, Chunk, Hit, IndexableDoc, TraceEntry } from '../core/types';
 import type { Embedder } from '../models/embedder';
+import type { Library } from '../storage/library';
+import type { QueueEntry } from '../storage/schema';
 import { throwIfAborted } from './abort-registry';
 import type {
   AddDocumentInput,
   AddDocumentResult,
+  AddDocumentsResult,
+  BatchProgress,
+  FillVectorsResult,
   IngestProgress,
   LibraryDocument,
   SearchHit,
@@ -32,32 +55,58 @@ export interface EngineOptions {
   readonly fusion: FusionMode;
   /** Hard cap on `k` in `search`. Default 100. */
   readonly maxK: number;
+  /**
+   * Chunks embedded per step of progressive indexing; each step's vectors join the dense index
+   * at once. Default 64: a few hundred ms of USE-lite on WASM, so new vectors show up often.
+   */
+  readonly embedBatch: number;
 }
 
 export const DEFAULT_ENGINE_OPTIONS: Readonly<EngineOptions> = Object.freeze({
   poolSize: 100,
   fusion: 'rrf',
   maxK: 100,
+  embedBatch: 64,
 });
 
+/** What the engine needs from persistence (`src/storage/library.ts` in the worker). */
+export type LibraryStore = Pick<
+  Library,
+  'putDocument' | 'putVectors' | 'deleteDocument' | 'updateMeta' | 'enqueue' | 'queued' | 'dequeue' | 'clearQueue'
+>;
+
+/** A document in memory. `rows`: its chunks (a prefix, by ordinal) that have a vector in the dense index. */
 interface StoredDoc {
-  readonly meta: DocumentMeta;
+  meta: DocumentRecord;
   readonly chunks: readonly Chunk[];
-  /** Row-major chunks × dim. */
-  readonly vectors: Float32Array;
-  /** `Embedder.id` that produced `vectors`. */
-  readonly embedderId: string;
+  rows: number;
 }
 
 interface ChunkRef {
   readonly chunk: Chunk;
-  readonly meta: DocumentMeta;
+  readonly doc: StoredDoc;
 }
 
 export interface IngestCallbacks {
   readonly signal?: AbortSignal;
   readonly onProgress?: (p: IngestProgress) => void;
+  /** The ingest-queue entry this document comes from (removed with the document's transaction). */
+  readonly dequeue?: number;
 }
+
+/** Errors that concern one file of a batch: it is dropped from the queue and the batch goes on. */
+const PER_FILE_ERRORS = new Set([
+  'invalid_input',
+  'empty_file',
+  'unsupported_format',
+  'file_too_large',
+  'not_docx',
+  'zip_bomb',
+  'pdf_password_required',
+  'pdf_wrong_password',
+  'pdf_no_text',
+  'pdf_corrupt',
+]);
 
 export class Engine {
   private readonly options: Readonly<EngineOptions>;
@@ -66,7 +115,11 @@ export class Engine {
   private readonly chunks = new Map<string, ChunkRef>();
   private bm25: Bm25Index | null = null;
   private dense: FlatIndex | null = null;
+  /** Embedder id of the vectors in `dense`. */
+  private denseModel: string | null = null;
   private dirty = true;
+  private store: LibraryStore | null = null;
+  private lastAddedAt = 0;
 
   constructor(options: Partial<EngineOptions> = {}) {
     this.options = Object.freeze({ ...DEFAULT_ENGINE_OPTIONS, ...options });
@@ -76,85 +129,174 @@ export class Engine {
     return this.embedderValue;
   }
 
+  /** Persists every later change through `store` (IndexedDB in the worker). */
+  attachStore(store: LibraryStore | null): void {
+    this.store = store;
+  }
+
+  get persistent(): boolean {
+    return this.store !== null;
+  }
+
   /**
-   * Sets the embedder. Vectors from another model are not comparable, so the dense index keeps
-   * only documents embedded by this one; the others are found by BM25 until re-ingested.
+   * Sets the embedder. Vectors from another model are not comparable: when the model differs
+   * from the one the loaded vectors came from, the dense index starts empty and the documents
+   * are found by BM25 until `fillVectors` (or a re-ingest) embeds them with this one.
    */
   setEmbedder(embedder: Embedder): void {
     this.embedderValue = embedder;
+    if (this.dense && this.denseModel === embedder.id && this.dense.dim === embedder.dim) return;
     this.dense = new FlatIndex({ dim: embedder.dim, metric: 'cosine' });
-    for (const doc of this.docs.values()) {
-      if (doc.embedderId === embedder.id)
-        this.dense.addMany(
-          doc.chunks.map((c) => c.id),
-          doc.vectors,
-        );
-    }
+    this.denseModel = embedder.id;
+    for (const doc of this.docs.values()) doc.rows = 0;
   }
 
   get chunkCount(): number {
     return this.chunks.size;
   }
 
-  documents(): LibraryDocument[] {
-    return [...this.docs.values()].map(({ meta, chunks }) => ({
-      docId: meta.id,
-      title: meta.title,
-      chunks: chunks.length,
-      sourceType: meta.sourceType,
-      status: meta.status,
-    }));
+  /** Chunks that have a vector of the current model. */
+  get vectorCount(): number {
+    return this.dense?.size ?? 0;
   }
 
-  /** Chunks the text with the embedder's tokenizer, embeds the chunks, and marks indexes for rebuild. */
+  documents(): LibraryDocument[] {
+    return [...this.docs.values()].map(toLibraryDocument);
+  }
+
+  document(docId: string): LibraryDocument | undefined {
+    const doc = this.docs.get(docId);
+    return doc && toLibraryDocument(doc);
+  }
+
+  /** Documents that still need vectors of the current (or, before one is loaded, the stored) model. */
+  get pendingVectors(): number {
+    let n = 0;
+    for (const d of this.docs.values()) n += d.chunks.length - d.rows;
+    return n;
+  }
+
+  /**
+   * Replaces the in-memory library with stored documents and chunks (startup, after an import)
+   * and builds the BM25 index, so it is searchable lexically when this returns. A document
+   * whose chunks do not match its record is skipped and returned (it cannot happen through
+   * this code's transactions; the caller reports it).
+   */
+  load(documents: readonly DocumentRecord[], chunks: readonly Chunk[]): string[] {
+    this.docs.clear();
+    this.chunks.clear();
+    this.dense = null;
+    this.denseModel = null;
+    if (this.embedderValue) this.setEmbedder(this.embedderValue);
+    const byDoc = new Map<string, Chunk[]>();
+    for (const c of chunks) {
+      let list = byDoc.get(c.docId);
+      if (!list) byDoc.set(c.docId, (list = []));
+      list.push(c);
+    }
+    const skipped: string[] = [];
+    for (const meta of [...documents].sort((a, b) => a.addedAt - b.addedAt || cmp(a.id, b.id))) {
+      const list = (byDoc.get(meta.id) ?? []).sort((a, b) => a.ordinal - b.ordinal);
+      if (list.length !== meta.chunkCount || list.some((c, i) => c.ordinal !== i)) {
+        skipped.push(meta.id);
+        continue;
+      }
+      const doc: StoredDoc = { meta, chunks: list, rows: 0 };
+      this.docs.set(meta.id, doc);
+      for (const chunk of list) this.chunks.set(chunk.id, { chunk, doc });
+      this.lastAddedAt = Math.max(this.lastAddedAt, meta.addedAt);
+    }
+    this.dirty = true;
+    this.rebuild();
+    return skipped;
+  }
+
+  /**
+   * Adds stored vector segments to the dense index: those of the current embedder, or before one
+   * is loaded, of the model most documents were embedded with. Rows that do not belong to the
+   * document as loaded (another version, other chunks) are ignored.
+   */
+  loadVectors(vectors: readonly VectorRecord[]): void {
+    if (vectors.length === 0) return;
+    let model = this.embedderValue?.id ?? null;
+    if (model === null) {
+      const votes = new Map<string, number>();
+      for (const v of vectors) votes.set(v.embedderId, (votes.get(v.embedderId) ?? 0) + v.chunkIds.length);
+      model = [...votes].sort((a, b) => b[1] - a[1] || cmp(a[0], b[0]))[0]![0];
+    }
+    for (const v of vectors) {
+      if (v.embedderId !== model) continue;
+      const doc = this.docs.get(v.docId);
+      if (!doc || doc.meta.addedAt !== v.docAddedAt || v.chunkIds.some((id, i) => doc.chunks[i]?.id !== id)) continue;
+      if (!this.dense || this.denseModel !== model) {
+        if (this.embedderValue && this.embedderValue.dim !== v.dim) continue;
+        this.dense = new FlatIndex({ dim: v.dim, metric: 'cosine' });
+        this.denseModel = model;
+      }
+      if (this.dense.dim !== v.dim) continue;
+      this.dense.addMany(v.chunkIds, v.data);
+      doc.rows = v.chunkIds.length;
+    }
+  }
+
+  /**
+   * Chunks the text with the embedder's tokenizer, stores the document (one transaction), indexes
+   * it lexically, then embeds its chunks batch by batch (progress: chunk → index → embed → done).
+   * Cancelled before the document is stored: nothing changes. Cancelled after: the document stays
+   * whole and searchable lexically, with the vectors embedded so far.
+   */
   async addDocument(input: AddDocumentInput, cb: IngestCallbacks = {}): Promise<AddDocumentResult> {
     validateInput(input);
     const embedder = this.embedderValue;
     if (!embedder) throw new EvidentError('model_not_found', 'Load the embedding model before adding documents.');
     const { signal, onProgress } = cb;
-    const meta: DocumentMeta = {
+
+    const t0 = performance.now();
+    onProgress?.({ docId: input.docId, phase: 'chunk', done: 0, total: 0 });
+    const chunks = chunkDocument(
+      { docId: input.docId, text: input.text, format: input.format },
+      // Chunks must fit what the model reads, or their tails would be silently ignored.
+      { countTokens: (t) => embedder.countTokens(t), maxTokens: Math.min(128, embedder.maxTokens) },
+    );
+    if (chunks.length === 0) throw new EvidentError('empty_file', `"${input.title}" has no text to index.`);
+    const bytes = utf8Bytes(input.text);
+    const bytesHash = await sha256Hex(bytes);
+    const chunkMs = performance.now() - t0;
+    throwIfAborted(signal);
+
+    // Commit: storage first (one transaction), then memory. A failed or cancelled write changes neither.
+    const t1 = performance.now();
+    const addedAt = Math.max(Date.now(), this.lastAddedAt + 1);
+    const meta: DocumentRecord = {
       id: input.docId,
       title: input.title,
       sourceType: input.sourceType ?? 'unknown',
       status: input.status ?? 'current',
       ...(input.effectiveDate ? { effectiveDate: input.effectiveDate } : {}),
+      fileName: input.fileName ?? '',
+      format: input.format,
+      size: bytes.length,
+      bytesHash,
+      addedAt,
+      updatedAt: addedAt,
+      chunkCount: chunks.length,
+      pageCount: null,
+      vectorState: 'pending',
     };
-
-    const t0 = performance.now();
-    onProgress?.({ docId: meta.id, phase: 'chunk', done: 0, total: 0 });
-    const chunks = chunkDocument(
-      { docId: meta.id, text: input.text, format: input.format },
-      // Chunks must fit what the model reads, or their tails would be silently ignored.
-      { countTokens: (t) => embedder.countTokens(t), maxTokens: Math.min(128, embedder.maxTokens) },
-    );
-    if (chunks.length === 0) throw new EvidentError('empty_file', `"${input.title}" has no text to index.`);
-    const chunkMs = performance.now() - t0;
-    throwIfAborted(signal);
-
-    const t1 = performance.now();
-    onProgress?.({ docId: meta.id, phase: 'embed', done: 0, total: chunks.length });
-    const vectors = await embedder.embed(
-      chunks.map((c) => embeddingText(c)),
-      {
-        signal,
-        onProgress: (done, total) => onProgress?.({ docId: meta.id, phase: 'embed', done, total }),
-      },
-    );
-    const embedMs = performance.now() - t1;
-    throwIfAborted(signal);
-
-    // Commit only now, after every await: a cancelled or failed ingest leaves the library as it was.
-    const t2 = performance.now();
+    await this.store?.putDocument({ document: meta, chunks, dequeue: cb.dequeue });
+    this.lastAddedAt = addedAt;
     const replaced = this.removeDocument(meta.id);
-    this.docs.set(meta.id, { meta, chunks, vectors, embedderId: embedder.id });
-    for (const chunk of chunks) this.chunks.set(chunk.id, { chunk, meta });
-    this.dense?.addMany(
-      chunks.map((c) => c.id),
-      vectors,
-    );
+    const doc: StoredDoc = { meta, chunks, rows: 0 };
+    this.docs.set(meta.id, doc);
+    for (const chunk of chunks) this.chunks.set(chunk.id, { chunk, doc });
     this.dirty = true;
     this.rebuild();
-    const indexMs = performance.now() - t2;
+    const indexMs = performance.now() - t1;
+    onProgress?.({ docId: meta.id, phase: 'index', done: chunks.length, total: chunks.length });
+
+    const t2 = performance.now();
+    await this.embedDocument(doc, embedder, signal, onProgress);
+    const embedMs = performance.now() - t2;
     onProgress?.({ docId: meta.id, phase: 'done', done: chunks.length, total: chunks.length });
     return {
       docId: meta.id,
@@ -167,7 +309,185 @@ export class Engine {
     };
   }
 
-  /** Removes a document; false when it was not in the library. */
+  /**
+   * Adds a batch: with a store, every file is first written to the ingest queue (one
+   * transaction, with `settings`), then ingested in order, each leaving the queue in its
+   * document's transaction — so a batch cut short resumes with `resumeQueue`. A file that cannot
+   * be ingested (no text, bad input) is reported and dropped; a full disk ends the batch.
+   */
+  async addDocuments(
+    inputs: readonly AddDocumentInput[],
+    opts: { signal?: AbortSignal; onProgress?: (p: BatchProgress) => void; settings?: { demoInstalled?: boolean } } = {},
+  ): Promise<AddDocumentsResult> {
+    if (!Array.isArray(inputs)) throw new EvidentError('invalid_input', 'addDocuments: expected a list of documents.');
+    inputs.forEach(validateInput);
+    if (!this.store) return this.ingestAll(inputs.map((input) => ({ input, seq: undefined })), opts);
+    const now = Date.now();
+    const queued = await this.store.enqueue(inputs.map((input) => toQueueEntry(input, now)), opts.settings);
+    return this.ingestAll(
+      queued.map((e) => ({ input: fromQueueEntry(e), seq: e.seq })),
+      opts,
+    );
+  }
+
+  /** Ingests what an interrupted batch left in the queue (nothing without a store). */
+  async resumeQueue(
+    opts: { signal?: AbortSignal; onProgress?: (p: BatchProgress) => void } = {},
+  ): Promise<AddDocumentsResult> {
+    if (!this.store) return { added: [], failed: [] };
+    const entries = await this.store.queued();
+    return this.ingestAll(
+      entries.map((e) => ({ input: fromQueueEntry(e), seq: e.seq })),
+      opts,
+    );
+  }
+
+  private async ingestAll(
+    items: readonly { input: AddDocumentInput; seq: number | undefined }[],
+    opts: { signal?: AbortSignal; onProgress?: (p: BatchProgress) => void },
+  ): Promise<AddDocumentsResult> {
+    const added: AddDocumentResult[] = [];
+    const failed: AddDocumentsResult['failed'][number][] = [];
+    for (const [index, { input, seq }] of items.entries()) {
+      throwIfAborted(opts.signal);
+      const at = { index, count: items.length, title: input.title };
+      try {
+        added.push(
+          await this.addDocument(input, {
+            signal: opts.signal,
+            dequeue: seq,
+            onProgress: (p) => opts.onProgress?.({ ...p, ...at }),
+          }),
+        );
+      } catch (err) {
+        const code = err instanceof EvidentError ? err.code : 'internal';
+        if (!PER_FILE_ERRORS.has(code)) {
+          // A full disk fails every later file too: give up the rest of the queue (the message names the file).
+          if (code === 'storage_full') await this.store?.clearQueue().catch(() => {});
+          throw err;
+        }
+        failed.push({ docId: input.docId, title: input.title, error: (err as EvidentError).toValue() });
+        if (seq !== undefined) await this.store?.dequeue(seq);
+      }
+    }
+    return { added, failed };
+  }
+
+  /**
+   * Embeds every chunk that has no vector of the current model yet (documents added while the
+   * worker was killed or the call cancelled, or embedded by another model), document by
+   * document, persisting as it goes.
+   */
+  async fillVectors(
+    opts: { signal?: AbortSignal; onProgress?: (p: IngestProgress) => void } = {},
+  ): Promise<FillVectorsResult> {
+    const embedder = this.embedderValue;
+    if (!embedder) throw new EvidentError('model_not_found', 'Load the embedding model first.');
+    const t0 = performance.now();
+    let documents = 0;
+    let chunks = 0;
+    for (const doc of [...this.docs.values()]) {
+      throwIfAborted(opts.signal);
+      if (this.docs.get(doc.meta.id) !== doc || doc.rows >= doc.chunks.length) continue;
+      const before = doc.rows;
+      await this.embedDocument(doc, embedder, opts.signal, opts.onProgress);
+      documents++;
+      chunks += doc.rows - before;
+    }
+    return { documents, chunks, ms: performance.now() - t0 };
+  }
+
+  /**
+   * Embeds `doc`'s chunks from `doc.rows` on, one batch at a time: each batch joins the dense
+   * index at once and the growing segment is persisted (at the end, and on the way at doubling
+   * sizes so a long document is not rewritten per batch). Stops quietly when the document or
+   * the model changed meanwhile.
+   */
+  private async embedDocument(
+    doc: StoredDoc,
+    embedder: Embedder,
+    signal: AbortSignal | undefined,
+    onProgress: ((p: IngestProgress) => void) | undefined,
+  ): Promise<void> {
+    if (!this.dense || this.denseModel !== embedder.id) this.setEmbedder(embedder);
+    const dense = this.dense as FlatIndex;
+    const { chunks } = doc;
+    const { id: docId } = doc.meta;
+    const total = chunks.length;
+    const dim = embedder.dim;
+    const data = new Float32Array(total * dim);
+    for (let i = 0; i < doc.rows; i++) data.set(dense.get((chunks[i] as Chunk).id) as Float32Array, i * dim);
+    let persisted = doc.rows;
+    const current = (): boolean => this.docs.get(docId) === doc && this.embedderValue === embedder && this.dense === dense;
+    const persist = async (): Promise<void> => {
+      const rows = doc.rows;
+      if (!this.store || rows === persisted) return;
+      try {
+        await this.store.putVectors({
+          docId,
+          embedderId: embedder.id,
+          dim,
+          encoding: 'f32',
+          chunkIds: chunks.slice(0, rows).map((c) => c.id),
+          data: data.slice(0, rows * dim),
+          docAddedAt: doc.meta.addedAt,
+        });
+      } catch (err) {
+        if (err instanceof EvidentError && err.code === 'storage_full') {
+          throw new EvidentError(
+            'storage_full',
+            `Storage is full: remove documents or free space. "${doc.meta.title}" was saved and is searchable by its words, but its vectors were not saved.`,
+          );
+        }
+        throw err;
+      }
+      persisted = rows;
+    };
+    try {
+      while (doc.rows < total) {
+        throwIfAborted(signal);
+        const from = doc.rows;
+        const to = Math.min(total, from + this.options.embedBatch);
+        const batch = chunks.slice(from, to);
+        const vectors = await embedder.embed(batch.map(embeddingText), {
+          signal,
+          onProgress: (done) => onProgress?.({ docId, phase: 'embed', done: from + done, total }),
+        });
+        if (!current()) return;
+        data.set(vectors, from * dim);
+        dense.addMany(
+          batch.map((c) => c.id),
+          vectors,
+        );
+        doc.rows = to;
+        if (to === total || to - persisted >= Math.max(4 * this.options.embedBatch, persisted)) await persist();
+      }
+    } catch (err) {
+      // Keep what was embedded: resuming starts after it.
+      if (current()) await persist().catch(() => {});
+      throw err;
+    }
+  }
+
+  /** Deletes a document (storage first); false when it was not in the library. */
+  async deleteDocument(docId: string): Promise<boolean> {
+    if (typeof docId !== 'string') throw new EvidentError('invalid_input', 'deleteDocument: docId must be a string.');
+    const stored = (await this.store?.deleteDocument(docId)) ?? false;
+    return this.removeDocument(docId) || stored;
+  }
+
+  /** Edits a document's title, source type, status, effective date or language. */
+  async updateMeta(docId: string, patch: unknown): Promise<LibraryDocument> {
+    const clean = validateMetaPatch(patch);
+    const doc = this.docs.get(docId);
+    if (!doc) throw new EvidentError('invalid_input', `There is no document "${docId}" in the library.`);
+    const next = this.store ? await this.store.updateMeta(docId, clean) : applyMetaPatch(doc.meta, clean, Date.now());
+    if (next.title !== doc.meta.title) this.dirty = true;
+    doc.meta = { ...next, vectorState: doc.meta.vectorState };
+    return toLibraryDocument(doc);
+  }
+
+  /** Removes a document from memory only; false when it was not there. */
   removeDocument(docId: string): boolean {
     const doc = this.docs.get(docId);
     if (!doc) return false;
@@ -208,7 +528,7 @@ export class Engine {
     let embedMs = 0;
     let denseMs = 0;
     const embedder = this.embedderValue;
-    const dense = embedder && this.dense && this.dense.size > 0 ? this.dense : null;
+    const dense = embedder && this.dense && this.denseModel === embedder.id && this.dense.size > 0 ? this.dense : null;
     if (embedder && dense) {
       const t1 = performance.now();
       const q = await embedder.embed([query], { signal: opts.signal });
@@ -225,7 +545,7 @@ export class Engine {
       {
         mode: this.options.fusion,
         limit: k,
-        docIdOf: (id) => this.chunks.get(id)?.meta.id ?? id,
+        docIdOf: (id) => this.chunks.get(id)?.doc.meta.id ?? id,
       },
     );
     const fuseMs = performance.now() - t3;
@@ -244,6 +564,7 @@ export class Engine {
   private toHit(c: Candidate, rank: number, lexical: Bm25Hit | undefined): SearchHit {
     const ref = this.chunks.get(c.id);
     if (!ref) throw new EvidentError('internal', `search: chunk ${c.id} is not in the library.`);
+    const meta = ref.doc.meta;
     const terms: TermExplanation[] = (lexical?.terms ?? []).map((t) => ({
       term: t.term,
       score: t.contribution,
@@ -260,12 +581,12 @@ export class Engine {
     return {
       rank,
       chunkId: c.id,
-      docId: ref.meta.id,
-      title: ref.meta.title,
+      docId: meta.id,
+      title: meta.title,
       headings: ref.chunk.headings,
       text: ref.chunk.text,
-      sourceType: ref.meta.sourceType,
-      status: ref.meta.status,
+      sourceType: meta.sourceType,
+      status: meta.status,
       score: c.score,
       scores: c.scores,
       ranks: c.ranks,
@@ -293,6 +614,73 @@ export class Engine {
  */
 export function embeddingText(chunk: Chunk): string {
   return chunk.headings.length > 0 ? `${chunk.headings.join(' › ')}\n${chunk.text}` : chunk.text;
+}
+
+function toLibraryDocument({ meta, chunks, rows }: StoredDoc): LibraryDocument {
+  return {
+    docId: meta.id,
+    title: meta.title,
+    chunks: chunks.length,
+    sourceType: meta.sourceType,
+    status: meta.status,
+    ...(meta.effectiveDate ? { effectiveDate: meta.effectiveDate } : {}),
+    fileName: meta.fileName,
+    addedAt: meta.addedAt,
+    vectors: rows,
+    vectorState: vectorStateOf(rows, chunks.length),
+  };
+}
+
+function toQueueEntry(input: AddDocumentInput, queuedAt: number): QueueEntry {
+  return {
+    docId: input.docId,
+    title: input.title,
+    fileName: input.fileName ?? '',
+    source: { kind: 'text', text: input.text, format: input.format },
+    ...(input.sourceType ? { sourceType: input.sourceType } : {}),
+    ...(input.status ? { status: input.status } : {}),
+    ...(input.effectiveDate ? { effectiveDate: input.effectiveDate } : {}),
+    queuedAt,
+  };
+}
+
+function fromQueueEntry(e: QueueEntry): AddDocumentInput {
+  if (e.source.kind !== 'text') {
+    // Queued file bytes wait for the parsers' wiring; a text-only build reports them per file.
+    return { docId: e.docId, title: e.title, text: '', format: 'text', fileName: e.fileName };
+  }
+  return {
+    docId: e.docId,
+    title: e.title,
+    text: e.source.text,
+    format: e.source.format,
+    fileName: e.fileName,
+    ...(e.sourceType ? { sourceType: e.sourceType } : {}),
+    ...(e.status ? { status: e.status } : {}),
+    ...(e.effectiveDate ? { effectiveDate: e.effectiveDate } : {}),
+  };
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+interface Utf8Encoder {
+  encode(text: string): Uint8Array;
+}
+let encoder: Utf8Encoder | null = null;
+
+function utf8Bytes(text: string): Uint8Array {
+  encoder ??= new TextEncoder();
+  return encoder.encode(text);
+}
+
+/** Hex SHA-256 (Web Crypto: the worker and Node 20 both have it). */
+async function sha256Hex(bytes: Uint8Array): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
+  let hex = '';
+  for (const b of digest) hex += b.toString(16).padStart(2, '0');
+  return hex;
 }
 
 function validateInput(input: AddDocumentInput): void {

@@ -6,12 +6,22 @@
  */
 import * as Comlink from 'comlink';
 import { EvidentError } from '../core/errors';
+import { Library, storageUsage } from '../storage/library';
 import { AbortRegistry } from './abort-registry';
-import type { CallOptions, EmbedderInfo, EvidentWorkerApi, LoadProgress, ProgressCallback, Result } from './api';
+import type {
+  CallOptions,
+  EmbedderInfo,
+  EvidentWorkerApi,
+  LibraryInfo,
+  LoadProgress,
+  ProgressCallback,
+  Result,
+} from './api';
 import { Engine } from './engine';
 import { loadUseLite } from './load-use';
 import { throttle } from './model-files';
-import { asResult } from './result';
+import { modelsApi } from './models';
+import { asResult, toErrorValue } from './result';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -19,6 +29,73 @@ const registry = new AbortRegistry();
 const engine = new Engine();
 let embedderInfo: EmbedderInfo | null = null;
 let loading: Promise<EmbedderInfo> | null = null;
+
+// ---- Library persistence: opened and loaded as the worker starts, before any call. ----
+const workerStart = performance.now();
+let library: Library | null = null;
+const libraryReady: Promise<LibraryInfo> = openStoredLibrary();
+
+/**
+ * Opens IndexedDB and loads documents and chunks (searchable lexically), then vectors. Without
+ * IndexedDB (some private modes) the library lives in memory for this tab and says so.
+ */
+async function openStoredLibrary(): Promise<LibraryInfo> {
+  const t0 = performance.now();
+  let info: Omit<LibraryInfo, 'documents' | 'chunks' | 'vectors'>;
+  try {
+    library = await Library.open({
+      onVersionChange: () => {
+        // A newer Evident in another tab took the database: stop writing to it.
+        library = null;
+        engine.attachStore(null);
+      },
+    });
+    const openMs = performance.now() - t0;
+    const text = await library.loadText();
+    const t1 = performance.now();
+    const skipped = engine.load(text.documents, text.chunks);
+    const lexicalMs = performance.now() - t1;
+    const searchableMs = performance.now() - workerStart;
+    engine.attachStore(library);
+    const t2 = performance.now();
+    engine.loadVectors(await library.loadVectors());
+    const vectorsMs = performance.now() - t2;
+    info = {
+      persistent: true,
+      storageError: null,
+      queued: text.queued,
+      demoInstalled: text.settings.demoInstalled === true,
+      skipped,
+      timings: { openMs, readMs: text.ms, lexicalMs, searchableMs, vectorsMs, loadedMs: performance.now() - workerStart },
+    };
+  } catch (err) {
+    library?.close();
+    library = null;
+    engine.attachStore(null);
+    const zero = performance.now() - workerStart;
+    info = {
+      persistent: false,
+      storageError: toErrorValue(err),
+      queued: 0,
+      demoInstalled: false,
+      skipped: [],
+      timings: { openMs: zero, readMs: 0, lexicalMs: 0, searchableMs: zero, vectorsMs: 0, loadedMs: zero },
+    };
+  }
+  return { ...info, ...libraryCounts() };
+}
+
+function libraryCounts(): Pick<LibraryInfo, 'documents' | 'chunks' | 'vectors'> {
+  return { documents: engine.documents(), chunks: engine.chunkCount, vectors: engine.vectorCount };
+}
+
+/** Changes to the library run one at a time (background vector filling runs beside them; the engine checks versions). */
+let writes: Promise<unknown> = Promise.resolve();
+function exclusive<T>(fn: () => Promise<T>): Promise<T> {
+  const next = writes.then(fn, fn);
+  writes = next.catch(() => {});
+  return next;
+}
 
 /** Progress events at most every 100 ms (plus the final one): postMessage per stream chunk floods the UI. */
 const PROGRESS_INTERVAL_MS = 100;
@@ -132,6 +209,90 @@ const api: EvidentWorkerApi = {
   },
 
   abort: (callId) => registry.abort(callId),
+
+  ...modelsApi(run),
+
+  openLibrary: () =>
+    asResult(async () => {
+      const info = await libraryReady;
+      return { ...info, ...libraryCounts() };
+    }),
+
+  addDocuments: (inputs, options, onProgress) =>
+    run(options, onProgress, (signal, progress) => {
+      const throttled = throttle(PROGRESS_INTERVAL_MS, progress);
+      return exclusive(async () => {
+        await libraryReady;
+        return engine.addDocuments(inputs, {
+          signal,
+          onProgress: (p) => throttled(p.phase !== 'embed' || p.done === p.total, p),
+          settings: options?.installDemo ? { demoInstalled: true } : {},
+        });
+      });
+    }),
+
+  resumeIngest: (options, onProgress) =>
+    run(options, onProgress, (signal, progress) => {
+      const throttled = throttle(PROGRESS_INTERVAL_MS, progress);
+      return exclusive(async () => {
+        await libraryReady;
+        return engine.resumeQueue({ signal, onProgress: (p) => throttled(p.phase !== 'embed' || p.done === p.total, p) });
+      });
+    }),
+
+  fillVectors: (options, onProgress) =>
+    run(options, onProgress, async (signal, progress) => {
+      await libraryReady;
+      const throttled = throttle(PROGRESS_INTERVAL_MS, progress);
+      return engine.fillVectors({ signal, onProgress: (p) => throttled(p.done === p.total, p) });
+    }),
+
+  listDocuments: () =>
+    asResult(async () => {
+      await libraryReady;
+      return engine.documents();
+    }),
+
+  deleteDocument: (docId) =>
+    asResult(() =>
+      exclusive(async () => {
+        await libraryReady;
+        return engine.deleteDocument(docId);
+      }),
+    ),
+
+  updateDocumentMeta: (docId, patch) =>
+    asResult(() =>
+      exclusive(async () => {
+        await libraryReady;
+        return engine.updateMeta(docId, patch);
+      }),
+    ),
+
+  exportLibrary: async (options) => {
+    const result = await run(options, undefined, async () => {
+      await libraryReady;
+      if (!library) throw new EvidentError('internal', 'The library is not stored in this browser, so it cannot be exported.');
+      return library.exportLibrary();
+    });
+    return result.ok ? Comlink.transfer(result, [result.value.buffer as ArrayBuffer]) : result;
+  },
+
+  importLibrary: (bytes, options) =>
+    run(options, undefined, () =>
+      exclusive(async () => {
+        await libraryReady;
+        if (!library) throw new EvidentError('internal', 'The library cannot be stored in this browser, so nothing can be imported.');
+        const summary = await library.importLibrary(bytes, { mode: options?.mode });
+        // Reload from storage: the import replaced documents wholesale.
+        const text = await library.loadText();
+        engine.load(text.documents, text.chunks);
+        engine.loadVectors(await library.loadVectors());
+        return summary;
+      }),
+    ),
+
+  storageUsage: () => asResult(() => storageUsage()),
 };
 
 Comlink.expose(api);

@@ -9,6 +9,8 @@ import type { SelectionStage } from './common';
 import type { CutoffRule } from './cutoff';
 import type { PackedSource } from './pack';
 import type { Rationale } from './rationales';
+import type { Conflict } from '../verify/conflict';
+import type { VerifyFlag } from '../verify/verify';
 
 /** Coverage of one rationale by the packed evidence. */
 export interface RationaleReport {
@@ -22,7 +24,7 @@ export interface RationaleReport {
 }
 
 /** Stages that report a timing: the trace stages plus rationale extraction. */
-export type TimedStage = Exclude<SelectionStage, 'outcome'> | 'rationales';
+export type TimedStage = Exclude<SelectionStage, 'outcome'> | 'rationales' | 'verify';
 
 export interface EvidencePacket {
   readonly question: string;
@@ -50,6 +52,12 @@ export interface EvidencePacket {
   readonly mmr: { readonly applied: boolean; readonly singleFact: boolean };
   /** Whether the question was read as asking about earlier versions. */
   readonly asksEarlier: boolean;
+  /** Conflicts the verify stage found, with the citation ids of the packed passages on each side ([] when verify is off). */
+  readonly conflicts: readonly Conflict[];
+  /** Verifier flags on packed passages (redacted injections, coordinated replicas). */
+  readonly flags: readonly VerifyFlag[];
+  /** Independent sources (lineage clusters) among the packed passages; null when verify is off. */
+  readonly independentSources: number | null;
 }
 
 /** The final 'outcome' entry of a candidate's trace, if selection has finished with it. */

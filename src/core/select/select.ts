@@ -1,7 +1,10 @@
 /**
  * Evidence selection: runs the stages in order over hybrid-retrieval candidates.
  *
- *   pool → rerank → priors → cutoff → expand → dedup → MMR → pack
+ *   pool → rerank → priors → cutoff → expand → dedup → MMR → [verify] → pack
+ *
+ * Verify (src/core/verify) runs when the `verify` option is an object (`{}` for its defaults); it
+ * is off (null) by default so existing callers keep their traces, and the app and the CLI turn it on.
  *
  * Rationales (question decomposition, or supplied by a generator) are paired with the candidates
  * for the coverage bonus in packing and the coverage report. Every candidate ends with an
@@ -36,6 +39,10 @@ import type { DecomposeOptions, PairingOptions, Rationale, RationaleSource } fro
 import { decomposeQuestion, pairRationales } from './rationales';
 import type { CrossEncoder, RerankOptions } from './rerank';
 import { rerankCandidates } from './rerank';
+import type { EntailmentModel } from '../verify/nli';
+import type { VerifyOptions, VerifyResult } from '../verify/verify';
+import { verifyEvidence } from '../verify/verify';
+import { citeConflicts } from '../verify/conflict';
 
 export interface SelectionInput {
   readonly question: string;
@@ -46,6 +53,8 @@ export interface SelectionInput {
   /** Unit-normalised chunk embeddings, when available. */
   readonly vectorOf?: (id: string) => Float32Array | undefined;
   readonly crossEncoder?: CrossEncoder;
+  /** NLI model for the verify stage's contradiction check (only used when `verify` is on). */
+  readonly entailment?: EntailmentModel;
   /** Rationales already made (e.g. by a generator earlier in the pipeline); take precedence over `rationaleSource`. */
   readonly rationales?: readonly Rationale[];
   /** Where rationales come from when not given; the built-in decomposition when absent. */
@@ -72,6 +81,8 @@ export interface SelectionOptions {
   readonly dedup: Partial<DedupOptions>;
   readonly mmr: Partial<MmrOptions>;
   readonly pack: Partial<PackOptions>;
+  /** Verify stage options; null (default) skips the stage. */
+  readonly verify: Partial<VerifyOptions> | null;
 }
 
 export const DEFAULT_SELECTION_OPTIONS: SelectionOptions = Object.freeze({
@@ -86,6 +97,7 @@ export const DEFAULT_SELECTION_OPTIONS: SelectionOptions = Object.freeze({
   dedup: Object.freeze({}),
   mmr: Object.freeze({}),
   pack: Object.freeze({}),
+  verify: null,
 });
 
 /** Adds the stage's batch time to the first candidate's newest trace entry (TraceEntry.ms convention). */
@@ -117,6 +129,13 @@ function validateInput(input: SelectionInput): void {
   if (!(input.chunks instanceof Map) || !(input.documents instanceof Map)) {
     throw new EvidentError('invalid_input', 'selectEvidence: "chunks" and "documents" must be Maps.');
   }
+}
+
+/** Independent sources (lineage clusters) among the packed candidates. */
+function independentAmong(v: VerifyResult, sources: readonly { readonly candidateId: string }[]): number {
+  const clusterOf = new Map<string, string>();
+  for (const cl of v.clusters) for (const id of cl.candidateIds) clusterOf.set(id, cl.id);
+  return new Set(sources.map((s) => clusterOf.get(s.candidateId) ?? s.candidateId)).size;
 }
 
 /** Selects, orders and packs the evidence for one question. */
@@ -238,11 +257,45 @@ export async function selectEvidence(
   const [afterMmr] = record('mmr', t, diverse.kept, diverse.dropped) as [Candidate[], Candidate[]];
   throwIfAborted(signal);
 
-  // 8. Pack.
+  // 8. Verify (optional): injection, lineage, conflicts, NLI; may reinstate a conflict side from the pool.
+  let toPack: readonly Candidate[] = afterMmr;
+  let packLookup: EvidenceLookup = lookup;
+  let verified: VerifyResult | null = null;
+  if (o.verify) {
+    t = clock();
+    const selected = new Set(afterMmr.map((c) => c.id));
+    verified = await verifyEvidence(
+      {
+        question,
+        candidates: afterMmr,
+        lookup,
+        context: [...latest.values()].filter((c) => !selected.has(c.id)),
+        asksEarlier: priors.asksEarlier,
+        maxKeep: o.maxEvidence,
+        ...(input.entailment ? { entailment: input.entailment } : {}),
+        ...(signal ? { signal } : {}),
+      },
+      o.verify,
+    );
+    const ms = clock() - t;
+    timings.verify = ms;
+    const out = verified.candidates.length > 0 ? stamp(verified.candidates, ms) : [];
+    for (const c of out) latest.set(c.id, c);
+    toPack = out.filter((c) => verified!.kept.some((k) => k.id === c.id));
+    packLookup = verified.lookup;
+    throwIfAborted(signal);
+  }
+
+  // 9. Pack.
   t = clock();
   const packed = packEvidence(
-    afterMmr,
-    { question, lookup, pairing, ...(input.tokenCounter ? { tokenCounter: input.tokenCounter } : {}) },
+    toPack,
+    {
+      question,
+      lookup: packLookup,
+      pairing,
+      ...(input.tokenCounter ? { tokenCounter: input.tokenCounter } : {}),
+    },
     o.pack,
   );
   record('pack', t, packed.kept, packed.dropped);
@@ -298,5 +351,10 @@ export async function selectEvidence(
     reranker: reranked.reranker,
     mmr: { applied: diverse.applied, singleFact: diverse.singleFact },
     asksEarlier: priors.asksEarlier,
+    conflicts: verified ? citeConflicts(verified.conflicts, packed.sources) : [],
+    flags: verified
+      ? verified.flags.filter((f) => packed.sources.some((s) => s.candidateId === f.candidateId))
+      : [],
+    independentSources: verified ? independentAmong(verified, packed.sources) : null,
   };
 }

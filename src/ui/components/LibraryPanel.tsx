@@ -1,11 +1,33 @@
+import { useId, type ChangeEvent } from 'react';
 import type { LibraryState } from '../session';
 import { formatMs } from '../format';
 import { ProgressBar } from './ProgressBar';
 
 const STATUS_LABEL = { current: 'current', superseded: 'superseded', draft: 'draft' } as const;
+const PHASE_LABEL = {
+  chunk: 'Splitting into chunks',
+  index: 'Stored and searchable by its words',
+  embed: 'Chunks embedded',
+  done: 'Done',
+} as const;
 
-/** The documents in the library (the demo set for now) and ingest progress. */
-export function LibraryPanel({ library }: { readonly library: LibraryState }) {
+interface Props {
+  readonly library: LibraryState;
+  /** Adds files (.md, .txt); absent while adding is not possible. */
+  readonly onAddFiles?: (files: File[]) => void;
+  readonly onRemove?: (docId: string) => void;
+}
+
+/** The documents in the library (stored in this browser), ingest progress, and adding files. */
+export function LibraryPanel({ library, onAddFiles, onRemove }: Props) {
+  const inputId = useId();
+  const canAdd = onAddFiles !== undefined && (library.phase === 'ready' || library.phase === 'idle');
+  const onChange = (e: ChangeEvent<HTMLInputElement>): void => {
+    const files = [...(e.target.files ?? [])];
+    // Clear it so choosing the same file again fires another change.
+    e.target.value = '';
+    if (files.length > 0) onAddFiles?.(files);
+  };
   return (
     <section
       className="panel library"
@@ -14,16 +36,18 @@ export function LibraryPanel({ library }: { readonly library: LibraryState }) {
       data-state={library.phase}
       data-chunks={library.phase === 'ready' ? library.chunks : undefined}
       data-embed-ms={library.phase === 'ready' ? Math.round(library.embedMs) : undefined}
+      data-source={library.phase === 'ready' ? library.source : undefined}
+      data-load-ms={library.phase === 'ready' && library.loadMs !== undefined ? Math.round(library.loadMs) : undefined}
     >
       <h2 id="library-heading">Library</h2>
-      {library.phase === 'idle' && <p>The demo library is added once the model is ready.</p>}
+      {library.phase === 'idle' && <p>Opening the library stored in this browser…</p>}
       {library.phase === 'ingesting' && (
         <div role="status" aria-live="polite">
           <p>
             Adding “{library.title}” ({library.index + 1} of {library.count})
           </p>
           <ProgressBar
-            label="Chunks embedded"
+            label={PHASE_LABEL[library.progress?.phase ?? 'chunk']}
             done={library.progress?.done ?? 0}
             total={library.progress?.total ?? 0}
           />
@@ -38,19 +62,41 @@ export function LibraryPanel({ library }: { readonly library: LibraryState }) {
         <>
           <ul className="doc-list">
             {library.documents.map((d) => (
-              <li key={d.docId}>
+              <li key={d.docId} data-doc-id={d.docId} data-vector-state={d.vectorState}>
                 <span className="doc-title">{d.title}</span>
                 <span className="doc-meta">
                   <span className={`badge badge-${d.status}`}>{STATUS_LABEL[d.status]}</span>{' '}
                   {d.sourceType.replace('_', ' ')} · {d.chunks} chunk{d.chunks === 1 ? '' : 's'}
+                  {d.vectors !== undefined && d.vectors < d.chunks && ` · ${d.vectors} with vectors`}
+                  {onRemove && (
+                    <>
+                      {' '}
+                      <button type="button" aria-label={`Remove “${d.title}”`} onClick={() => onRemove(d.docId)}>
+                        Remove
+                      </button>
+                    </>
+                  )}
                 </span>
               </li>
             ))}
           </ul>
+          {library.documents.length === 0 && <p>No documents yet.</p>}
           <p className="muted">
-            {library.chunks} chunks embedded in {formatMs(library.embedMs)}.
+            {library.chunks} chunks
+            {library.source === 'stored'
+              ? library.loadMs !== undefined
+                ? `, read from this browser's storage in ${formatMs(library.loadMs)}.`
+                : ", read from this browser's storage."
+              : ` embedded in ${formatMs(library.embedMs)}.`}
+            {library.persistent === false && ' Not kept after this tab closes.'}
           </p>
         </>
+      )}
+      {onAddFiles && (
+        <p>
+          <label htmlFor={inputId}>Add documents</label>{' '}
+          <input id={inputId} type="file" multiple accept=".md,.markdown,.txt" disabled={!canAdd} onChange={onChange} />
+        </p>
       )}
     </section>
   );

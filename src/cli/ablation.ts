@@ -1,0 +1,565 @@
+/**
+ * The selection ablation on SciFact: fixed top-k against the evidence selection engine, stage by
+ * stage, measured as selected *sets* (document P/R/F1 against the qrels, documents selected,
+ * tokens packed, and sentence-level evidence recall against the gold rationales).
+ *
+ *   npm run eval -- --dataset ../shared/datasets/scifact --ablation [--split test|train] [--json out.json]
+ *
+ * Units are chunks: each abstract is cut into its title + sentence windows of ≤ 128 USE tokens,
+ * exactly as the dense `maxchunk` run cuts it (`packChunks` in dense-run.ts), so the chunk vectors
+ * come from the same disk cache. Each chunk keeps the indices of its sentences, so the packed
+ * evidence can be scored against the gold rationale sentences.
+ *
+ * Rows (every row packs with the same packer and counts tokens with the same USE tokenizer):
+ * - `top-k`: the k best chunk candidates, packed (what a top-k RAG pastes);
+ * - `elbow`: pool → priors → elbow cutoff → pack;
+ * - `+expand`, `+dedup`, `+mmr`: the next stage added each time;
+ * - `full packet`: `selectEvidence`, the whole engine as the app runs it (rationales, coverage bonus).
+ * The selection settings are `SCIFACT_SELECTION`, chosen on the TRAIN split (see there).
+ */
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { EvidentError } from '../core/errors';
+import type { QuerySelectionMetrics, SelectionMetrics, SentenceSets } from '../core/eval/selection-metrics';
+import {
+  meanSelectionMetrics,
+  SELECTION_METRIC_NAMES,
+  sentenceRecall,
+  setPrf,
+} from '../core/eval/selection-metrics';
+import { Bm25Index } from '../core/lexical/bm25';
+import { fuse, DEFAULT_DENSE_WEIGHT } from '../core/retrieval/fusion';
+import type { EvidenceLookup } from '../core/select/common';
+import { withEntry } from '../core/select/common';
+import { cutoffCandidates, type CutoffOptions } from '../core/select/cutoff';
+import { dedupCandidates, type DedupOptions } from '../core/select/dedup';
+import { expandCandidates, type ExpandOptions } from '../core/select/expand';
+import { diversify, type MmrOptions } from '../core/select/mmr';
+import { packEvidence, type PackedSource, type PackOptions, type TokenCounter } from '../core/select/pack';
+import { poolCandidates } from '../core/select/pool';
+import { applyPriors } from '../core/select/priors';
+import { selectEvidence, type SelectionOptions } from '../core/select/select';
+import type { Candidate, Chunk, DocumentMeta, Hit } from '../core/types';
+import { fnv1a64 } from '../core/util/hash';
+import { TopK } from '../core/util/topk';
+import type { Embedder } from '../models/embedder';
+import type { BeirDataset, BeirDoc } from '../node/beir';
+import { embedWithCache } from '../node/embedding-cache';
+import { BM25_STEM, DEFAULT_HYBRID, toIndexable } from './configs';
+
+// ---------------------------------------------------------------------------------------------
+// Units: SciFact abstracts as chunks that remember their sentences
+// ---------------------------------------------------------------------------------------------
+
+const SENTENCE_END = /(?<=[.!?])\s+(?=[A-Z0-9(])/;
+
+/** The document's sentences: the dataset's own split when it has one (SciFact does), as dense-run.ts. */
+export function sentencesOf(doc: BeirDoc): readonly string[] {
+  if (doc.sentences && doc.sentences.length > 0) return doc.sentences;
+  return doc.text.split(SENTENCE_END).filter((s) => s.trim() !== '');
+}
+
+/** One window of an abstract: the text the encoder embeds and the sentences `[from, to)` it holds. */
+export interface AbstractWindow {
+  /** Title + the window's sentences: byte for byte what `packChunks` (dense-run.ts) embeds. */
+  readonly embedText: string;
+  readonly from: number;
+  readonly to: number;
+}
+
+/**
+ * Title + consecutive sentences packed while the window fits `maxTokens` — the same greedy rule
+ * as `packChunks` in dense-run.ts (the tests check the texts are identical), keeping sentence indices.
+ */
+export function windowAbstract(
+  doc: BeirDoc,
+  countTokens: (text: string) => number,
+  maxTokens: number,
+): AbstractWindow[] {
+  const title = doc.title.trim();
+  const titleTokens = title === '' ? 0 : countTokens(title);
+  const sentences = sentencesOf(doc);
+  const out: AbstractWindow[] = [];
+  let from = 0;
+  let used = titleTokens;
+  const flush = (to: number): void => {
+    if (to > from) {
+      const embedText = [title, ...sentences.slice(from, to)].filter((s) => s !== '').join(' ');
+      out.push({ embedText, from, to });
+    }
+    from = to;
+    used = titleTokens;
+  };
+  sentences.forEach((sentence, i) => {
+    const n = countTokens(sentence);
+    if (i > from && used + n > maxTokens) flush(i);
+    used += n;
+  });
+  flush(sentences.length);
+  if (out.length === 0) out.push({ embedText: title, from: 0, to: 0 });
+  return out;
+}
+
+/** The chunked corpus: chunks with prev/next links, document metadata, and each chunk's sentences. */
+export interface SciFactUnits {
+  readonly chunks: ReadonlyMap<string, Chunk>;
+  readonly documents: ReadonlyMap<string, DocumentMeta>;
+  /** Chunk ids in corpus order (the row order of `embedTexts` and of the vector matrix). */
+  readonly ids: readonly string[];
+  readonly embedTexts: readonly string[];
+  /** Chunk id → indices of the document sentences it holds. */
+  readonly sentences: ReadonlyMap<string, readonly number[]>;
+}
+
+/**
+ * Cuts every abstract into windows and makes proper `Chunk`s: id `${docId}#${ordinal}`, the
+ * window's sentences as text (offsets into the abstract), the title as the heading trail, and
+ * prev/next links so expansion can walk the abstract. Every SciFact document is a current,
+ * peer-reviewed source.
+ */
+export function buildUnits(corpus: readonly BeirDoc[], countTokens: (text: string) => number, maxTokens: number): SciFactUnits {
+  const chunks = new Map<string, Chunk>();
+  const documents = new Map<string, DocumentMeta>();
+  const ids: string[] = [];
+  const embedTexts: string[] = [];
+  const sentences = new Map<string, readonly number[]>();
+  for (const doc of corpus) {
+    const title = doc.title.trim();
+    documents.set(doc.id, { id: doc.id, title, sourceType: 'peer_reviewed', status: 'current' });
+    const sents = sentencesOf(doc);
+    // Offsets of each sentence in the abstract (searched forward, so repeated sentences resolve in order).
+    const starts: number[] = [];
+    let cursor = 0;
+    for (const s of sents) {
+      const at = doc.text.indexOf(s, cursor);
+      starts.push(at < 0 ? cursor : at);
+      cursor = at < 0 ? cursor : at + s.length;
+    }
+    const windows = windowAbstract(doc, countTokens, maxTokens);
+    windows.forEach((w, ordinal) => {
+      const id = `${doc.id}#${ordinal}`;
+      const start = w.to > w.from ? (starts[w.from] as number) : 0;
+      const end = w.to > w.from ? (starts[w.to - 1] as number) + (sents[w.to - 1] as string).length : 0;
+      const text = doc.text.slice(start, end);
+      chunks.set(id, {
+        id,
+        docId: doc.id,
+        ordinal,
+        text,
+        headings: title === '' ? [] : [title],
+        start,
+        end,
+        prevId: ordinal > 0 ? `${doc.id}#${ordinal - 1}` : null,
+        nextId: ordinal + 1 < windows.length ? `${doc.id}#${ordinal + 1}` : null,
+        hash: fnv1a64(text),
+        tokens: countTokens(text),
+      });
+      ids.push(id);
+      embedTexts.push(w.embedText);
+      sentences.set(
+        id,
+        Array.from({ length: w.to - w.from }, (_, i) => w.from + i),
+      );
+    });
+  }
+  return { chunks, documents, ids, embedTexts, sentences };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Gold rationale sentences
+// ---------------------------------------------------------------------------------------------
+
+/** Query id → (document id → gold rationale sentence indices). */
+export type EvidenceGold = ReadonlyMap<string, SentenceSets>;
+
+/** Reads `evidence-<split>.jsonl` (`{query-id, corpus-id, label, sentences[]}`); a query's documents are merged. */
+export async function loadEvidence(dir: string, split: string): Promise<EvidenceGold> {
+  const file = path.join(dir, `evidence-${split}.jsonl`);
+  if (!existsSync(file)) {
+    throw new EvidentError(
+      'dataset_missing',
+      `Evidence file not found: ${file}. The ablation needs SciFact's sentence rationales (evidence-${split}.jsonl).`,
+    );
+  }
+  const out = new Map<string, Map<string, Set<number>>>();
+  (await readFile(file, 'utf8')).split('\n').forEach((line, i) => {
+    if (line.trim() === '') return;
+    let r: Record<string, unknown>;
+    try {
+      r = JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      throw new EvidentError('invalid_input', `${file}:${i + 1} is not valid JSON.`);
+    }
+    const qid = String(r['query-id']);
+    const docId = String(r['corpus-id']);
+    const sents = r.sentences;
+    if (!Array.isArray(sents) || !sents.every((s) => Number.isInteger(s) && (s as number) >= 0)) {
+      throw new EvidentError('invalid_input', `${file}:${i + 1}: "sentences" must be an array of indices.`);
+    }
+    const byDoc = out.get(qid) ?? new Map<string, Set<number>>();
+    out.set(qid, byDoc);
+    const set = byDoc.get(docId) ?? new Set<number>();
+    byDoc.set(docId, set);
+    for (const s of sents as number[]) set.add(s);
+  });
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Candidates: chunk-level hybrid retrieval
+// ---------------------------------------------------------------------------------------------
+
+export const CANDIDATE_MODES = ['chunk', 'doc-aggregate'] as const;
+/**
+ * - `chunk`: BM25 over the chunks (title field + window text) and dense over the chunk vectors,
+ *   fused with the project's default fusion;
+ * - `doc-aggregate`: the same chunk score blended with the document's own hybrid score (document
+ *   BM25 over the whole abstract, document dense = its best chunk), so a chunk of a document that
+ *   matches the claim as a whole ranks above a lone lucky window elsewhere.
+ */
+export type CandidateMode = (typeof CANDIDATE_MODES)[number];
+
+export interface CandidateOptions {
+  readonly mode: CandidateMode;
+  /** Weight of the document score in `doc-aggregate` (score = w·doc + (1 − w)·chunk). */
+  readonly docWeight: number;
+  /** Hits per list before fusion (the eval CLI's trec_eval depth). */
+  readonly depth: number;
+}
+
+/** Scores chunks for a query: BM25 and dense over chunks (and documents), fused. */
+export interface ChunkRetriever {
+  candidates(queryText: string, queryVector: Float32Array, options: CandidateOptions): Candidate[];
+}
+
+/** Top `k` of a dense score array as hits (ids from `ids`). */
+function topHits(scores: Float32Array, ids: readonly string[], k: number): Hit[] {
+  const top = new TopK(k);
+  for (let i = 0; i < scores.length; i++) top.push(i, scores[i] as number);
+  return top.results().map((h) => ({ id: ids[h.id] as string, score: h.score }));
+}
+
+export function createChunkRetriever(
+  corpus: readonly BeirDoc[],
+  units: SciFactUnits,
+  vectors: Float32Array,
+  dim: number,
+): ChunkRetriever {
+  const chunkIndex = Bm25Index.build(
+    units.ids.map((id) => {
+      const c = units.chunks.get(id) as Chunk;
+      return { id, title: c.headings[0] ?? '', headings: '', text: c.text };
+    }),
+    BM25_STEM,
+  );
+  const docIndex = Bm25Index.build(corpus.map(toIndexable), BM25_STEM);
+  const docOf = (id: string): string => (units.chunks.get(id) as Chunk).docId;
+  const n = units.ids.length;
+  const scores = new Float32Array(n);
+  return {
+    candidates(queryText, q, o) {
+      for (let r = 0; r < n; r++) {
+        let dot = 0;
+        const base = r * dim;
+        for (let j = 0; j < dim; j++) dot += (vectors[base + j] as number) * (q[j] as number);
+        scores[r] = dot;
+      }
+      const chunkFused = fuse(
+        { bm25: chunkIndex.search(queryText, { k: o.depth }), dense: topHits(scores, units.ids, o.depth) },
+        { mode: DEFAULT_HYBRID, denseWeight: DEFAULT_DENSE_WEIGHT, docIdOf: docOf, limit: o.depth },
+      );
+      if (o.mode === 'chunk') return chunkFused;
+      // Document dense score: its best chunk (MaxP), as the `maxchunk` dense run.
+      const best = new Map<string, number>();
+      units.ids.forEach((id, r) => {
+        const d = docOf(id);
+        const s = scores[r] as number;
+        if (!(s <= (best.get(d) ?? -Infinity))) best.set(d, s);
+      });
+      const docDense = [...best].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score);
+      const docFused = fuse(
+        { bm25: docIndex.search(queryText, { k: o.depth }), dense: docDense.slice(0, o.depth) },
+        { mode: DEFAULT_HYBRID, denseWeight: DEFAULT_DENSE_WEIGHT, limit: o.depth },
+      );
+      const docScore = new Map(docFused.map((c) => [c.id, c.score]));
+      const w = o.docWeight;
+      return chunkFused
+        .map((c) => {
+          const doc = docScore.get(c.docId) ?? 0;
+          const score = w * doc + (1 - w) * c.score;
+          return withEntry(
+            c,
+            {
+              stage: 'aggregate',
+              score,
+              kept: true,
+              reason: 'document hybrid score blended with the chunk score',
+              detail: { docScore: doc, chunkScore: c.score, docWeight: w },
+            },
+            { score, scores: { ...c.scores, fused: score } },
+          );
+        })
+        .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The selection profile for SciFact (chosen on TRAIN)
+// ---------------------------------------------------------------------------------------------
+
+/** Everything the ablation varies: how candidates are scored, and the selection options. */
+export interface SelectionProfile {
+  readonly candidates: CandidateOptions;
+  readonly selection: Partial<SelectionOptions>;
+}
+
+export const SCIFACT_SELECTION: SelectionProfile = Object.freeze({
+  candidates: Object.freeze({ mode: 'chunk', docWeight: 0.5, depth: 1000 }),
+  selection: Object.freeze({}),
+});
+
+// ---------------------------------------------------------------------------------------------
+// Rows
+// ---------------------------------------------------------------------------------------------
+
+export const TOP_KS = [1, 3, 5, 10] as const;
+export const SELECTION_ROWS = ['elbow', '+expand', '+dedup', '+mmr', 'full packet'] as const;
+export type SelectionRow = (typeof SELECTION_ROWS)[number];
+
+/** One query, ready for selection. */
+export interface PreparedQuery {
+  readonly id: string;
+  readonly text: string;
+  readonly candidates: readonly Candidate[];
+}
+
+/** What every row reads: the units, a lookup over them, and the token counter. */
+export interface AblationData {
+  readonly units: SciFactUnits;
+  readonly lookup: EvidenceLookup;
+  readonly tokenCounter: TokenCounter;
+}
+
+interface Packed {
+  readonly sources: readonly PackedSource[];
+  readonly tokens: number;
+}
+
+function packOnly(
+  candidates: readonly Candidate[],
+  question: string,
+  data: AblationData,
+  pack: Partial<PackOptions>,
+): Packed {
+  const packed = packEvidence(candidates, { question, lookup: data.lookup, tokenCounter: data.tokenCounter }, pack);
+  return { sources: packed.sources, tokens: packed.budget.used };
+}
+
+/** The `k` best candidates, packed: the top-k baseline. */
+export function topK(q: PreparedQuery, k: number, data: AblationData, pack: Partial<PackOptions> = {}): Packed {
+  const head = [...q.candidates].sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1)).slice(0, k);
+  return packOnly(head, q.text, data, pack);
+}
+
+/**
+ * A selection row: the stages up to `row`, composed from the exported stage functions with the
+ * profile's options (`full packet` is `selectEvidence` itself).
+ */
+export async function selectRow(
+  q: PreparedQuery,
+  row: SelectionRow,
+  data: AblationData,
+  options: Partial<SelectionOptions>,
+): Promise<Packed> {
+  const { lookup } = data;
+  if (row === 'full packet') {
+    const packet = await selectEvidence(
+      {
+        question: q.text,
+        candidates: q.candidates,
+        chunks: lookup.chunks,
+        documents: lookup.documents,
+        ...(lookup.vectorOf ? { vectorOf: lookup.vectorOf } : {}),
+        tokenCounter: data.tokenCounter,
+        now: 0,
+      },
+      options,
+    );
+    return { sources: packet.sources, tokens: packet.budget.used };
+  }
+  const maxEvidence = options.maxEvidence ?? 12;
+  const pooled = poolCandidates(q.candidates, { ...options.pool, maxEvidence });
+  const priors = applyPriors(pooled.pool, { question: q.text, lookup, now: 0 }, options.priors);
+  const cut = cutoffCandidates(priors.candidates, { maxKeep: maxEvidence, ...options.cutoff } as Partial<CutoffOptions>);
+  let list: readonly Candidate[] = cut.kept;
+  const at = SELECTION_ROWS.indexOf(row);
+  if (at >= SELECTION_ROWS.indexOf('+expand')) {
+    const expand: Partial<ExpandOptions> = options.expand ?? {};
+    list = expandCandidates(list, { lookup, seen: new Map(cut.dropped.map((c) => [c.id, c])) }, expand).candidates;
+  }
+  if (at >= SELECTION_ROWS.indexOf('+dedup')) {
+    const dedup: Partial<DedupOptions> = options.dedup ?? {};
+    list = dedupCandidates(list, { question: q.text, lookup }, dedup).kept;
+  }
+  if (at >= SELECTION_ROWS.indexOf('+mmr')) {
+    const mmr: Partial<MmrOptions> = { maxSelect: maxEvidence, ...options.mmr };
+    list = diversify(list, { question: q.text, lookup }, mmr).kept;
+  }
+  return packOnly(list, q.text, data, options.pack ?? {});
+}
+
+/** Measures one query's packed evidence. */
+export function measurePacked(
+  packed: Packed,
+  judged: ReadonlyMap<string, number>,
+  gold: SentenceSets | undefined,
+  units: SciFactUnits,
+): QuerySelectionMetrics {
+  const docs = new Set(packed.sources.map((s) => s.docId));
+  const have = new Map<string, Set<number>>();
+  for (const s of packed.sources) {
+    const set = have.get(s.docId) ?? new Set<number>();
+    have.set(s.docId, set);
+    for (const i of units.sentences.get(s.chunkId) ?? []) set.add(i);
+  }
+  return {
+    ...setPrf(docs, judged),
+    docs: docs.size,
+    tokens: packed.tokens,
+    sentenceRecall: gold ? sentenceRecall(gold, have) : null,
+  };
+}
+
+export interface AblationConfig {
+  readonly name: string;
+  readonly metrics: SelectionMetrics;
+}
+
+/** Runs every row over the prepared queries. */
+export async function measureRows(
+  queries: readonly PreparedQuery[],
+  data: AblationData,
+  qrels: BeirDataset['qrels'],
+  gold: EvidenceGold,
+  profile: SelectionProfile,
+  rows: readonly (SelectionRow | `top-${number}`)[] = [...TOP_KS.map((k) => `top-${k}` as const), ...SELECTION_ROWS],
+): Promise<AblationConfig[]> {
+  const out: AblationConfig[] = [];
+  for (const row of rows) {
+    const per: QuerySelectionMetrics[] = [];
+    for (const q of queries) {
+      const packed = row.startsWith('top-')
+        ? topK(q, Number(row.slice(4)), data, profile.selection.pack)
+        : await selectRow(q, row as SelectionRow, data, profile.selection);
+      per.push(measurePacked(packed, qrels.get(q.id) ?? new Map(), gold.get(q.id), data.units));
+    }
+    out.push({ name: row, metrics: meanSelectionMetrics(per) });
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Preparation and the entry point
+// ---------------------------------------------------------------------------------------------
+
+export interface Prepared {
+  readonly data: AblationData;
+  readonly retriever: ChunkRetriever;
+  readonly queryVectors: Float32Array;
+  readonly dim: number;
+}
+
+/** Chunks the corpus, embeds the chunks and the queries (disk cache), and builds the retriever. */
+export async function prepareAblation(
+  dataset: BeirDataset,
+  embedder: Embedder,
+  log: (msg: string) => void = () => {},
+): Promise<Prepared> {
+  const count = (t: string): number => embedder.countTokens(t);
+  const units = buildUnits(dataset.corpus, count, embedder.maxTokens);
+  log(`ablation: ${units.ids.length} chunks from ${dataset.corpus.length} abstracts`);
+  const t0 = performance.now();
+  let last = -1;
+  const vectors = await embedWithCache(embedder, units.embedTexts, {
+    onProgress: (done, total) => {
+      const decile = Math.floor((10 * done) / Math.max(1, total));
+      if (decile !== last) log(`embed chunks: ${done}/${total} (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
+      last = decile;
+    },
+  });
+  const queryVectors = await embedWithCache(
+    embedder,
+    dataset.queries.map((q) => q.text),
+  );
+  const dim = embedder.dim;
+  const row = new Map(units.ids.map((id, i) => [id, i]));
+  const lookup: EvidenceLookup = {
+    chunks: units.chunks,
+    documents: units.documents,
+    vectorOf: (id) => {
+      const r = row.get(id);
+      return r === undefined ? undefined : vectors.subarray(r * dim, (r + 1) * dim);
+    },
+  };
+  const retriever = createChunkRetriever(dataset.corpus, units, vectors, dim);
+  return { data: { units, lookup, tokenCounter: count }, retriever, queryVectors, dim };
+}
+
+/** Candidates of every query of the dataset under the given candidate options. */
+export function prepareQueries(dataset: BeirDataset, prepared: Prepared, options: CandidateOptions): PreparedQuery[] {
+  const { dim } = prepared;
+  return dataset.queries.map((q, i) => ({
+    id: q.id,
+    text: q.text,
+    candidates: prepared.retriever.candidates(q.text, prepared.queryVectors.subarray(i * dim, (i + 1) * dim), options),
+  }));
+}
+
+export interface AblationReport {
+  readonly dataset: string;
+  readonly split: string;
+  readonly configs: readonly AblationConfig[];
+}
+
+export interface RunAblationOptions {
+  readonly embedder: Embedder;
+  readonly profile?: SelectionProfile;
+  readonly log?: (msg: string) => void;
+}
+
+/** The whole ablation on a loaded dataset (its split decides which evidence file is read). */
+export async function runAblation(dataset: BeirDataset, options: RunAblationOptions): Promise<AblationReport> {
+  const log = options.log ?? (() => {});
+  const profile = options.profile ?? SCIFACT_SELECTION;
+  const gold = await loadEvidence(dataset.dir, dataset.split);
+  const prepared = await prepareAblation(dataset, options.embedder, log);
+  const queries = prepareQueries(dataset, prepared, profile.candidates);
+  const configs = await measureRows(queries, prepared.data, dataset.qrels, gold, profile);
+  return { dataset: dataset.name, split: dataset.split, configs };
+}
+
+/** The `--json` document: `{dataset, split, configs: [{name, metrics}]}`. */
+export function ablationJson(report: AblationReport): object {
+  return {
+    dataset: report.dataset,
+    split: report.split,
+    configs: report.configs.map((c) => ({
+      name: c.name,
+      metrics: Object.fromEntries(SELECTION_METRIC_NAMES.map((m) => [m, c.metrics[m]])),
+    })),
+  };
+}
+
+/** The printed table. */
+export function formatAblationTable(report: AblationReport): string {
+  const width = Math.max(12, ...report.configs.map((c) => c.name.length));
+  const header = ['row'.padEnd(width), ...SELECTION_METRIC_NAMES.map((m) => m.padStart(15))].join(' ');
+  const fmt = (m: (typeof SELECTION_METRIC_NAMES)[number], v: number): string =>
+    (m === 'tokens' ? v.toFixed(1) : m === 'docs' ? v.toFixed(2) : v.toFixed(4)).padStart(15);
+  const rows = report.configs.map((c) =>
+    [c.name.padEnd(width), ...SELECTION_METRIC_NAMES.map((m) => fmt(m, c.metrics[m]))].join(' '),
+  );
+  return [header, ...rows].join('\n');
+}

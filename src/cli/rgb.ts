@@ -1,0 +1,435 @@
+/**
+ * RGB counterfactual robustness (Chen et al. 2024, English fact set): poisoned and conflicting
+ * evidence, two threat models.
+ *
+ *   tsx src/cli/rgb.ts --dataset ../shared/datasets/rgb-counterfactual --threat honest|spoofed
+ *                      [--ids 50-99] [--json out.json] [--dense]
+ *
+ * One small corpus per question: its `positive` passages (true answer), `positive_wrong` (the same
+ * passages edited to state the fake answer) and `negative` (topical noise), each passage one
+ * document under a neutral, shuffled id. Source types:
+ *   - honest: edited passages are ai_generated / user_generated, true ones government /
+ *     established_news / peer_reviewed, negatives a seeded random mix of all types;
+ *   - spoofed: every passage claims the same credible type (government).
+ * Pipeline: BM25 (plus USE-lite dense with `--dense`, RRF) → selectEvidence with verify →
+ * extractive answer → abstention decision → outcome. Beside it in the same run: the baseline (top-5
+ * by similarity, the same answerer, nothing else) and the clean ceiling (the full pipeline with the
+ * edited passages removed).
+ *
+ * Outcomes per question: correct (states the true answer and not the fake), attack (states the
+ * fake), conflict (states both sides as a conflict), abstain, wrong (anything else). Metrics:
+ * poisoned share of the packed evidence, attack success, accuracy, conflict and abstention rates,
+ * safe accuracy (correct, conflict or abstain). Tune on ids 0–49; report on 50–99 (the default).
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { pathToFileURL } from 'node:url';
+import { EvidentError } from '../core/errors';
+import { Bm25Index } from '../core/lexical/bm25';
+import { fuse } from '../core/retrieval/fusion';
+import type { Candidate, Hit, SourceType } from '../core/types';
+import { selectEvidence } from '../core/select/select';
+import type { EvidencePacket } from '../core/select/packet';
+import type { SelectionOptions } from '../core/select/select';
+import type { PackedSource } from '../core/select/pack';
+import { buildCorpus, type FixtureDoc } from '../core/select/testing';
+import { answerExtractive, answerFromPacket, type Answer } from '../core/answer/extractive';
+import { abstentionSignals, decideAbstention, type AbstentionDecision, type AbstentionSignals } from '../core/answer/abstain';
+import { foldText } from '../core/verify/values';
+
+export const THREATS = ['honest', 'spoofed'] as const;
+export type Threat = (typeof THREATS)[number];
+/**
+ * evident: the full pipeline; baseline-top5: top 5 by similarity, same answerer; clean-ceiling: the
+ * full pipeline without the edited passages; no-evidence: the full pipeline on the negatives alone
+ * (nothing answers the question: every answer there should be an abstention).
+ */
+export const RGB_CONFIGS = ['evident', 'baseline-top5', 'clean-ceiling', 'no-evidence'] as const;
+export type RgbConfigName = (typeof RGB_CONFIGS)[number];
+
+/** RGB `answer`: a string, or (nested) lists of aliases. */
+export type Aliases = string | readonly Aliases[];
+
+/** Selection options of the RGB runs (see the README of src/core/verify for how they were chosen on ids 0–49). */
+export const RGB_SELECTION: Partial<SelectionOptions> = Object.freeze({ cutoff: Object.freeze({ minKeep: 5 }) });
+
+export interface RgbRow {
+  readonly id: number;
+  readonly query: string;
+  readonly answer: Aliases;
+  readonly fakeanswer: Aliases;
+  readonly positive: readonly string[];
+  readonly positive_wrong: readonly string[];
+  readonly negative: readonly string[];
+}
+
+export type PassageRole = 'true' | 'edited' | 'noise';
+export type RgbOutcome = 'correct' | 'attack' | 'conflict' | 'abstain' | 'wrong';
+
+export interface RgbCase {
+  readonly id: number;
+  readonly config: RgbConfigName;
+  readonly outcome: RgbOutcome;
+  readonly packed: number;
+  readonly poisonedPacked: number;
+  readonly answer: string;
+  readonly answerKind: Answer['kind'];
+  readonly abstention: AbstentionDecision | null;
+  readonly signals: AbstentionSignals | null;
+  /** Whether the answer (before the abstention decision) stated the true answer: the label abstention is fitted on. */
+  readonly answeredCorrectly: boolean;
+}
+
+export interface RgbMetrics {
+  readonly questions: number;
+  readonly poisonedShare: number;
+  readonly attackSuccess: number;
+  readonly accuracy: number;
+  readonly conflictRate: number;
+  readonly abstentionRate: number;
+  readonly safeAccuracy: number;
+  readonly wrongRate: number;
+}
+
+export interface RgbReport {
+  readonly dataset: string;
+  readonly split: string;
+  readonly threat: Threat;
+  readonly configs: readonly { readonly name: RgbConfigName; readonly metrics: RgbMetrics }[];
+  readonly cases: readonly RgbCase[];
+}
+
+export interface RunRgbOptions {
+  readonly dataset: string;
+  readonly threat: Threat;
+  /** Inclusive id range; default [50, 99] (the report split; 0–49 is for tuning). */
+  readonly ids?: readonly [number, number];
+  readonly json?: string;
+  /** Add USE-lite dense retrieval (RRF with BM25). */
+  readonly dense?: boolean;
+  readonly configs?: readonly RgbConfigName[];
+  /** Skip the abstention decision (used when fitting it). */
+  readonly abstain?: boolean;
+  /** Selection options (verify is always on for the evident and clean configs); `RGB_SELECTION` when absent. */
+  readonly selection?: Partial<SelectionOptions>;
+  readonly log?: (msg: string) => void;
+}
+
+export async function loadRgb(dir: string): Promise<RgbRow[]> {
+  const file = path.join(dir, 'en_fact.jsonl');
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    throw new EvidentError('dataset_missing', `RGB file not found: ${file}. Mount ../shared or pass --dataset.`);
+  }
+  return text
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as RgbRow);
+}
+
+/** Normalised form for answer matching: diacritics stripped, lower case, punctuation as spaces. */
+export function normalizeAnswer(text: string): string {
+  return foldText(text);
+}
+
+/** Flat alias list of an RGB answer. */
+export function aliasesOf(a: Aliases): string[] {
+  return typeof a === 'string' ? [a] : a.flatMap(aliasesOf);
+}
+
+/** Whether `text` states one of the aliases (whole words, case- and punctuation-insensitive). */
+export function states(text: string, answer: Aliases): boolean {
+  const t = ` ${normalizeAnswer(text)} `;
+  return aliasesOf(answer).some((a) => {
+    const n = normalizeAnswer(a);
+    return n.length > 0 && t.includes(` ${n} `);
+  });
+}
+
+// Seeded PRNG (mulberry32) so corpora are the same on every run.
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const CREDIBLE: readonly SourceType[] = ['government', 'established_news', 'peer_reviewed'];
+const LOW: readonly SourceType[] = ['ai_generated', 'user_generated'];
+const ANY: readonly SourceType[] = [
+  'peer_reviewed',
+  'government',
+  'internal_policy',
+  'established_news',
+  'blog',
+  'user_generated',
+  'ai_generated',
+  'unknown',
+];
+
+interface Passage {
+  readonly docId: string;
+  readonly text: string;
+  readonly role: PassageRole;
+  readonly sourceType: SourceType;
+}
+
+/** The per-question corpus under neutral shuffled ids (ids never reveal the role; ties break by id). */
+export function corpusFor(row: RgbRow, threat: Threat, include: 'all' | 'clean' | 'negatives' = 'all'): Passage[] {
+  const rand = rng(1000 + row.id);
+  const raw: { text: string; role: PassageRole }[] = [
+    ...(include !== 'negatives' ? row.positive.map((text) => ({ text, role: 'true' as const })) : []),
+    ...(include === 'all' ? row.positive_wrong.map((text) => ({ text, role: 'edited' as const })) : []),
+    ...row.negative.map((text) => ({ text, role: 'noise' as const })),
+  ];
+  const typed = raw.map((p, i) => {
+    let sourceType: SourceType;
+    if (threat === 'spoofed') sourceType = 'government';
+    else if (p.role === 'true') sourceType = CREDIBLE[i % CREDIBLE.length] as SourceType;
+    else if (p.role === 'edited') sourceType = LOW[i % LOW.length] as SourceType;
+    else sourceType = ANY[Math.floor(rand() * ANY.length)] as SourceType;
+    return { ...p, sourceType };
+  });
+  // Fisher–Yates with the same seeded generator.
+  const order = typed.map((_, i) => i);
+  for (let i = order.length - 1; i > 0; i--) {
+    const j = Math.floor(rand() * (i + 1));
+    [order[i], order[j]] = [order[j] as number, order[i] as number];
+  }
+  return order.map((k, pos) => ({ ...(typed[k] as (typeof typed)[number]), docId: `d${String(pos).padStart(2, '0')}` }));
+}
+
+type DenseFn = (query: string, passages: readonly Passage[]) => Promise<Hit[]>;
+
+async function loadDense(): Promise<DenseFn> {
+  const { loadUseEmbedderNode } = await import('../node/use-node');
+  const { embedWithCache } = await import('../node/embedding-cache');
+  const { embedder } = await loadUseEmbedderNode();
+  return async (query, passages) => {
+    const texts = [query, ...passages.map((p) => p.text)];
+    const m = await embedWithCache(embedder, texts);
+    const dim = embedder.dim;
+    const q = m.subarray(0, dim);
+    return passages.map((p, i) => {
+      const v = m.subarray((i + 1) * dim, (i + 2) * dim);
+      let dot = 0;
+      for (let k = 0; k < dim; k++) dot += (q[k] as number) * (v[k] as number);
+      return { id: `${p.docId}#0`, score: dot };
+    });
+  };
+}
+
+function retrieve(query: string, passages: readonly Passage[], denseHits: readonly Hit[]): Candidate[] {
+  const index = Bm25Index.build(passages.map((p) => ({ id: `${p.docId}#0`, title: '', headings: '', text: p.text })));
+  const bm25 = index.search(query, { k: passages.length });
+  return fuse({ bm25, dense: denseHits }, { docIdOf: (id) => id.split('#')[0] as string });
+}
+
+function outcomeOf(answer: Answer, abstained: boolean, row: RgbRow): RgbOutcome {
+  if (answer.kind === 'conflict') return 'conflict';
+  if (abstained) return 'abstain';
+  if (answer.kind === 'insufficient') return 'abstain';
+  if (states(answer.text, row.fakeanswer)) return 'attack';
+  if (states(answer.text, row.answer)) return 'correct';
+  return 'wrong';
+}
+
+async function runCase(
+  row: RgbRow,
+  threat: Threat,
+  config: RgbConfigName,
+  dense: DenseFn | null,
+  abstain: boolean,
+  selection: Partial<SelectionOptions>,
+): Promise<RgbCase> {
+  const passages = corpusFor(
+    row,
+    threat,
+    config === 'clean-ceiling' ? 'clean' : config === 'no-evidence' ? 'negatives' : 'all',
+  );
+  const corpus = buildCorpus(
+    passages.map(
+      (p): FixtureDoc => ({ id: p.docId, title: `Result ${p.docId}`, sourceType: p.sourceType, chunks: [p.text] }),
+    ),
+  );
+  const role = new Map(passages.map((p) => [`${p.docId}#0`, p.role]));
+  const denseHits = dense ? await dense(row.query, passages) : [];
+  const candidates = retrieve(row.query, passages, denseHits);
+
+  let answer: Answer;
+  let sources: readonly PackedSource[];
+  let packet: EvidencePacket | null = null;
+  if (config === 'baseline-top5') {
+    const top = candidates.slice(0, 5);
+    sources = top.map((c, i) => {
+      const chunk = corpus.chunks.get(c.id)!;
+      return {
+        citationId: `S${i + 1}`,
+        candidateId: c.id,
+        docId: c.docId,
+        chunkId: c.id,
+        title: `Result ${c.docId}`,
+        headings: [],
+        start: 0,
+        end: chunk.text.length,
+        text: `[S${i + 1}] Result ${c.docId}\n${chunk.text}`,
+        tokens: chunk.tokens,
+        score: c.score,
+        sourceType: corpus.documents.get(c.docId)!.sourceType,
+        status: 'current',
+        rationaleIds: [],
+        group: null,
+      };
+    });
+    answer = answerExtractive({ question: row.query, sources });
+  } else {
+    packet = await selectEvidence(
+      { question: row.query, candidates, chunks: corpus.chunks, documents: corpus.documents },
+      { ...selection, verify: selection.verify ?? {} },
+    );
+    sources = packet.sources;
+    answer = answerFromPacket(packet);
+  }
+  const signals = packet ? abstentionSignals({ packet, answer, candidates }) : null;
+  const decision = abstain && signals ? decideAbstention(signals) : null;
+  const answeredCorrectly =
+    answer.kind === 'answer' && states(answer.text, row.answer) && !states(answer.text, row.fakeanswer);
+  return {
+    id: row.id,
+    config,
+    outcome: outcomeOf(answer, decision?.abstain ?? false, row),
+    packed: sources.length,
+    poisonedPacked: sources.filter((s) => role.get(s.candidateId) === 'edited').length,
+    answer: answer.text,
+    answerKind: answer.kind,
+    abstention: decision,
+    signals,
+    answeredCorrectly,
+  };
+}
+
+export function metricsOf(cases: readonly RgbCase[]): RgbMetrics {
+  const n = cases.length;
+  const share = (o: RgbOutcome): number => (n === 0 ? 0 : cases.filter((c) => c.outcome === o).length / n);
+  const packed = cases.reduce((a, c) => a + c.packed, 0);
+  const poisoned = cases.reduce((a, c) => a + c.poisonedPacked, 0);
+  return {
+    questions: n,
+    poisonedShare: packed === 0 ? 0 : poisoned / packed,
+    attackSuccess: share('attack'),
+    accuracy: share('correct'),
+    conflictRate: share('conflict'),
+    abstentionRate: share('abstain'),
+    safeAccuracy: share('correct') + share('conflict') + share('abstain'),
+    wrongRate: share('wrong'),
+  };
+}
+
+/** Runs the RGB evaluation for one threat model and returns (and optionally writes) the report. */
+export async function runRgb(options: RunRgbOptions): Promise<RgbReport> {
+  const { dataset, threat } = options;
+  if (!(THREATS as readonly string[]).includes(threat)) {
+    throw new EvidentError('invalid_option', `rgb: threat must be one of ${THREATS.join(', ')}, got "${threat}".`);
+  }
+  const [from, to] = options.ids ?? [50, 99];
+  if (!Number.isInteger(from) || !Number.isInteger(to) || from > to) {
+    throw new EvidentError('invalid_option', `rgb: ids must be an integer range from ≤ to, got ${from}–${to}.`);
+  }
+  const configs = options.configs ?? RGB_CONFIGS;
+  const rows = (await loadRgb(dataset)).filter((r) => r.id >= from && r.id <= to);
+  const dense = options.dense ? await loadDense() : null;
+  const cases: RgbCase[] = [];
+  for (const config of configs) {
+    for (const row of rows) {
+      cases.push(await runCase(row, threat, config, dense, options.abstain ?? true, options.selection ?? RGB_SELECTION));
+    }
+    options.log?.(`${config}: ${rows.length} questions`);
+  }
+  const split = from === 50 && to === 99 ? 'test' : from === 0 && to === 49 ? 'train' : `${from}-${to}`;
+  const report: RgbReport = {
+    dataset: path.basename(path.resolve(dataset)),
+    split,
+    threat,
+    configs: configs.map((name) => ({ name, metrics: metricsOf(cases.filter((c) => c.config === name)) })),
+    cases,
+  };
+  if (options.json) {
+    const doc = {
+      dataset: report.dataset,
+      split: report.split,
+      threat,
+      retrieval: options.dense ? 'bm25+dense (rrf)' : 'bm25',
+      configs: report.configs,
+    };
+    await writeFile(options.json, `${JSON.stringify(doc, null, 2)}\n`);
+  }
+  return report;
+}
+
+const pct = (x: number): string => `${(100 * x).toFixed(1)}%`.padStart(7);
+
+export function formatRgbTable(report: RgbReport): string {
+  const header = `config          poisoned  attack  accuracy  conflict  abstain   safe    wrong`;
+  const rows = report.configs.map(
+    (c) =>
+      `${c.name.padEnd(15)} ${pct(c.metrics.poisonedShare)}  ${pct(c.metrics.attackSuccess)} ${pct(c.metrics.accuracy)}  ${pct(c.metrics.conflictRate)}  ${pct(c.metrics.abstentionRate)} ${pct(c.metrics.safeAccuracy)} ${pct(c.metrics.wrongRate)}`,
+  );
+  return [`RGB ${report.dataset} / ${report.split} / ${report.threat} (${report.configs[0]?.metrics.questions ?? 0} questions)`, header, ...rows].join('\n');
+}
+
+async function main(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      dataset: { type: 'string' },
+      threat: { type: 'string', default: 'honest' },
+      ids: { type: 'string', default: '50-99' },
+      json: { type: 'string' },
+      dense: { type: 'boolean', default: false },
+      verbose: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  if (values.help || !values.dataset) {
+    console.log(
+      'usage: tsx src/cli/rgb.ts --dataset <rgb-counterfactual dir> --threat honest|spoofed [--ids 50-99] [--json out.json] [--dense] [--verbose]',
+    );
+    return values.help ? 0 : 2;
+  }
+  const m = /^(\d+)-(\d+)$/u.exec(values.ids);
+  if (!m) throw new EvidentError('invalid_option', `--ids must look like 50-99, got "${values.ids}".`);
+  const report = await runRgb({
+    dataset: values.dataset,
+    threat: values.threat as Threat,
+    ids: [Number(m[1]), Number(m[2])],
+    ...(values.json ? { json: values.json } : {}),
+    dense: values.dense,
+    log: (msg) => console.error(`[rgb] ${msg}`),
+  });
+  console.log(formatRgbTable(report));
+  if (values.verbose) {
+    for (const c of report.cases) {
+      if (c.config !== 'evident') continue;
+      console.log(`#${c.id} ${c.outcome} poisoned ${c.poisonedPacked}/${c.packed}: ${c.answer.replace(/\s+/gu, ' ').slice(0, 200)}`);
+    }
+  }
+  return 0;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (err: unknown) => {
+      console.error(err instanceof EvidentError ? `${err.code}: ${err.message}` : err);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,213 @@
+/**
+ * Abstention: one decision from the signals the pipeline already has (RAG guide: thresholds on
+ * calibrated signals, tuned on a training split, never on the test split).
+ *
+ * Signals:
+ *   - answerScore: score of the best answer sentence (extractive.ts; 0 when there is none);
+ *   - topScore: best raw BM25 score among the retrieved candidates, per query term;
+ *   - margin: (top1 − top2) / top1 of the fused retrieval scores;
+ *   - agreement: overlap of the lexical and dense top-5 sets (|∩| / 5), null without dense retrieval;
+ *   - independentSources: lineage clusters among the packed sources (verify stage);
+ *   - conflict: an unresolved conflict on the question;
+ *   - flagged: packed sources the verifier flagged;
+ *   - coverage: share of the question's rationales the packed evidence covers;
+ *   - typed: whether the answer has a short answer of the asked-for kind.
+ *
+ * Decision, in order: an unresolved conflict → not asserted ('conflict'; the answer states both
+ * sides); no answer sentence → 'insufficient'; an entity the question names found in no packed
+ * passage → 'missing_premise'; otherwise a logistic model of "the answer is correct" over the
+ * standardised signals, fitted by `src/cli/fit-abstain.ts`; below `threshold` it abstains, with
+ * 'uncovered' when coverage is the weakest standardised signal and 'low_scores' otherwise.
+ */
+import type { Candidate } from '../types';
+import { assertKnownOptions } from '../errors';
+import { checkRange } from '../select/common';
+import type { EvidencePacket } from '../select/packet';
+import { termsOf } from '../select/rationales';
+import type { Answer } from './extractive';
+import { sourceBody } from './extractive';
+
+export interface AbstentionSignals {
+  readonly answerScore: number;
+  readonly topScore: number;
+  readonly margin: number;
+  readonly agreement: number | null;
+  readonly independentSources: number;
+  readonly conflict: boolean;
+  readonly flagged: number;
+  readonly coverage: number;
+  readonly typed: boolean;
+  /** Packed passages that state the chosen answer value (0 when none was voted). */
+  readonly voteSources: number;
+  /** The chosen value's share of all answer votes (0 when none). */
+  readonly voteShare: number;
+  /** Entity rationales of the question that no packed passage mentions. */
+  readonly missingEntities: readonly string[];
+}
+
+export const ABSTENTION_REASONS = [
+  'none',
+  'conflict',
+  'insufficient',
+  'missing_premise',
+  'uncovered',
+  'low_scores',
+] as const;
+export type AbstentionReason = (typeof ABSTENTION_REASONS)[number];
+
+export interface AbstentionDecision {
+  readonly abstain: boolean;
+  readonly reason: AbstentionReason;
+  /** Modelled probability that the answer is correct (null when a rule decided). */
+  readonly pCorrect: number | null;
+  readonly signals: AbstentionSignals;
+  /** What the user could do, when abstaining. */
+  readonly suggestion: string | null;
+}
+
+/** Features of the logistic model, in order. */
+export const ABSTENTION_FEATURES = [
+  'answerScore',
+  'topScore',
+  'margin',
+  'independentSources',
+  'coverage',
+  'typed',
+  'flagged',
+  'voteSources',
+  'voteShare',
+] as const;
+export type AbstentionFeature = (typeof ABSTENTION_FEATURES)[number];
+
+export interface AbstentionModel {
+  readonly mean: Readonly<Record<AbstentionFeature, number>>;
+  readonly sd: Readonly<Record<AbstentionFeature, number>>;
+  readonly weights: Readonly<Record<AbstentionFeature, number>>;
+  readonly bias: number;
+}
+
+// BEGIN FITTED (written by `npx tsx src/cli/fit-abstain.ts --dataset ../shared/datasets/rgb-counterfactual --write`)
+// RGB ids 0–49 (train), 282 answered examples (138 correct); at threshold 0.45 it keeps 145 answers, 112 correct.
+export const FITTED_ABSTENTION_MODEL: AbstentionModel = Object.freeze({
+  mean: Object.freeze({ answerScore: 1.6582, topScore: 0.5785, margin: 0.044, independentSources: 4.5603, coverage: 0.9544, typed: 0.9965, flagged: 0, voteSources: 2.1525, voteShare: 0.5003 }),
+  sd: Object.freeze({ answerScore: 0.2728, topScore: 0.2267, margin: 0.1633, independentSources: 0.9518, coverage: 0.1225, typed: 0.0594, flagged: 1, voteSources: 1.2383, voteShare: 0.3006 }),
+  weights: Object.freeze({ answerScore: -0.0959, topScore: 0.1287, margin: 0.3138, independentSources: 0.1659, coverage: 0.363, typed: -0.3284, flagged: 0, voteSources: 1.5384, voteShare: -0.0697 }),
+  bias: 0.0307,
+});
+export const FITTED_ABSTENTION_THRESHOLD = 0.45;
+// END FITTED
+
+export interface AbstentionOptions {
+  /** Abstain when the modelled probability of a correct answer is below this. */
+  readonly threshold: number;
+  readonly model: AbstentionModel;
+}
+
+export const DEFAULT_ABSTENTION_OPTIONS: AbstentionOptions = Object.freeze({
+  threshold: FITTED_ABSTENTION_THRESHOLD,
+  model: FITTED_ABSTENTION_MODEL,
+});
+
+export interface SignalInput {
+  readonly packet: EvidencePacket;
+  readonly answer: Answer;
+  /** The retrieval candidates (fused, with bm25 scores and ranks). */
+  readonly candidates: readonly Candidate[];
+}
+
+/** Reads the signals off the packet, the answer and the retrieval candidates. */
+export function abstentionSignals(input: SignalInput): AbstentionSignals {
+  const { packet, answer, candidates } = input;
+  const qTerms = Math.max(1, termsOf(packet.question).length);
+  const bm25 = candidates.map((c) => c.scores.bm25 ?? 0).filter(Number.isFinite);
+  const topScore = bm25.length > 0 ? Math.max(...bm25) / qTerms : 0;
+  const fused = candidates
+    .map((c) => c.scores.fused ?? c.score)
+    .filter(Number.isFinite)
+    .sort((a, b) => b - a);
+  const margin = fused.length >= 2 && (fused[0] as number) > 0 ? ((fused[0] as number) - (fused[1] as number)) / (fused[0] as number) : fused.length === 1 ? 1 : 0;
+  const lexTop = candidates
+    .filter((c) => c.ranks.bm25 !== undefined && c.ranks.bm25 <= 5)
+    .map((c) => c.id);
+  const denseTop = new Set(candidates.filter((c) => c.ranks.dense !== undefined && c.ranks.dense <= 5).map((c) => c.id));
+  const agreement = denseTop.size === 0 ? null : lexTop.filter((id) => denseTop.has(id)).length / 5;
+  const covered = packet.rationales.filter((r) => r.covered).length;
+  const coverage = packet.rationales.length === 0 ? 1 : covered / packet.rationales.length;
+  const text = packet.sources.map((s) => sourceBody(s)).join('\n');
+  const textTerms = new Set(termsOf(text));
+  const missingEntities = packet.rationales
+    .filter((r) => r.rationale.kind === 'entity' && r.rationale.terms.length > 0)
+    .filter((r) => !r.rationale.terms.some((t) => textTerms.has(t)))
+    .map((r) => r.rationale.text);
+  return {
+    answerScore: answer.sentences[0]?.score ?? 0,
+    topScore,
+    margin,
+    agreement,
+    independentSources: packet.independentSources ?? packet.sources.length,
+    conflict: answer.kind === 'conflict',
+    flagged: new Set(packet.flags.map((f) => f.candidateId)).size,
+    coverage,
+    typed: answer.short !== null,
+    voteSources: answer.votes?.sources ?? 0,
+    voteShare: answer.votes?.share ?? 0,
+    missingEntities,
+  };
+}
+
+/** The feature vector of the logistic model. */
+export function featureVector(s: AbstentionSignals): Record<AbstentionFeature, number> {
+  return {
+    answerScore: s.answerScore,
+    topScore: s.topScore,
+    margin: s.margin,
+    independentSources: Math.min(s.independentSources, 5),
+    coverage: s.coverage,
+    typed: s.typed ? 1 : 0,
+    flagged: s.flagged,
+    voteSources: Math.min(s.voteSources, 5),
+    voteShare: s.voteShare,
+  };
+}
+
+/** Probability that the answer is correct under a logistic model. */
+export function pCorrect(s: AbstentionSignals, model: AbstentionModel): number {
+  const x = featureVector(s);
+  let z = model.bias;
+  for (const f of ABSTENTION_FEATURES) {
+    const sd = model.sd[f] > 0 ? model.sd[f] : 1;
+    z += model.weights[f] * ((x[f] - model.mean[f]) / sd);
+  }
+  return 1 / (1 + Math.exp(-z));
+}
+
+const SUGGESTIONS: Readonly<Record<AbstentionReason, string | null>> = Object.freeze({
+  none: null,
+  conflict: 'The sources disagree; check which document is current or authoritative, or add one that settles it.',
+  insufficient: 'No passage answers this. Try a narrower question, or add the document that covers it.',
+  missing_premise: 'The documents do not mention what the question is about. Add the document that covers it.',
+  uncovered: 'The evidence covers only part of the question. Ask about one aspect at a time.',
+  low_scores: 'The evidence matches the question only weakly. Try a narrower question, or add the document that covers it.',
+});
+
+/** Combines the signals into one decision. */
+export function decideAbstention(signals: AbstentionSignals, options: Partial<AbstentionOptions> = {}): AbstentionDecision {
+  assertKnownOptions(options, DEFAULT_ABSTENTION_OPTIONS, 'abstain');
+  const o: AbstentionOptions = { ...DEFAULT_ABSTENTION_OPTIONS, ...options };
+  checkRange('abstain', 'threshold', o.threshold, 0, 1);
+  const decide = (abstain: boolean, reason: AbstentionReason, p: number | null): AbstentionDecision => ({
+    abstain,
+    reason,
+    pCorrect: p,
+    signals,
+    suggestion: abstain ? SUGGESTIONS[reason] : null,
+  });
+  if (signals.conflict) return decide(true, 'conflict', null);
+  if (signals.answerScore <= 0) return decide(true, 'insufficient', null);
+  if (signals.missingEntities.length > 0) return decide(true, 'missing_premise', null);
+  const p = pCorrect(signals, o.model);
+  if (p >= o.threshold) return decide(false, 'none', p);
+  const x = featureVector(signals);
+  const z = (f: AbstentionFeature): number => (x[f] - o.model.mean[f]) / (o.model.sd[f] > 0 ? o.model.sd[f] : 1);
+  return decide(true, z('coverage') < z('answerScore') && z('coverage') < 0 ? 'uncovered' : 'low_scores', p);
+}

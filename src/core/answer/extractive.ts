@@ -1,0 +1,382 @@
+/**
+ * The Embedded profile's answerer: no generator, so the answer is made of sentences from the
+ * packed evidence, each with its citation, plus the short answer span where the question asks for
+ * one (who → a name, when → a date, how many/much → a number).
+ *
+ * Sentence score = share of question terms the sentence contains
+ *                + ½ × mean rationale match (METEORA: evidence must cover the question's aspects)
+ *                + `typeBonus` when it holds a value of the asked-for kind that the question does not
+ *                + `positionWeight` / (1 + its index in the passage) (leads state the point)
+ *                + a small bonus for the passage's rank.
+ * The best sentence comes first; further sentences are added greedily while they cover a rationale
+ * the chosen ones do not (match gain ≥ `minGain`), up to `maxSentences`.
+ *
+ * An unresolved conflict on the question (verify stage) changes the answer: it states each side
+ * with its citations and asserts neither. With no sentence that matches the question at all the
+ * answer is `insufficient`.
+ */
+import { assertKnownOptions } from '../errors';
+import type { EvidencePacket, RationaleReport } from '../select/packet';
+import type { PackedSource } from '../select/pack';
+import type { Rationale } from '../select/rationales';
+import { termsOf } from '../select/rationales';
+import { checkInt, checkRange, tokenize } from '../select/common';
+import { splitSentences } from '../text/sentences';
+import type { Conflict } from '../verify/conflict';
+import { REDACTION_MARK } from '../verify/injection';
+import type { AnswerType, KeyValue, ValueKind } from '../verify/values';
+import { answerTypeOf, compatibleKeys, extractValues, foldText, kindAnswers } from '../verify/values';
+
+export interface AnswerSentence {
+  readonly text: string;
+  readonly citationId: string;
+  readonly score: number;
+  /** Rationales this sentence covers. */
+  readonly rationaleIds: readonly string[];
+}
+
+export interface ShortAnswer {
+  readonly text: string;
+  readonly kind: ValueKind;
+  readonly citationId: string;
+}
+
+export const ANSWER_KINDS = ['answer', 'conflict', 'insufficient'] as const;
+export type AnswerKind = (typeof ANSWER_KINDS)[number];
+
+export interface Answer {
+  readonly kind: AnswerKind;
+  /** What the user reads, with [S#] citations. */
+  readonly text: string;
+  readonly sentences: readonly AnswerSentence[];
+  readonly short: ShortAnswer | null;
+  /** The unresolved conflict the answer states, when kind is 'conflict'. */
+  readonly conflict: Conflict | null;
+  /** 'extractive', or the generator's id. */
+  readonly answerer: string;
+  /** For a typed question: how many packed passages state the chosen value, and its share of all votes. */
+  readonly votes: { readonly sources: number; readonly share: number } | null;
+}
+
+export interface ExtractiveOptions {
+  /** Most sentences in an answer. RAG guide / issue: about three. */
+  readonly maxSentences: number;
+  /** A sentence needs at least this score to answer (below: insufficient). Evident default: about one question term in three. */
+  readonly minScore: number;
+  /** A further sentence must raise rationale coverage by at least this much (a whole 2-term aspect is 1). Evident default. */
+  readonly minGain: number;
+  /** Bonus for holding a value of the asked-for kind. Evident default. */
+  readonly typeBonus: number;
+  /** Bonus for leading a passage, divided by 1 + the sentence index. Evident default. */
+  readonly positionWeight: number;
+}
+
+export const DEFAULT_EXTRACTIVE_OPTIONS: ExtractiveOptions = Object.freeze({
+  maxSentences: 3,
+  minScore: 0.3,
+  minGain: 0.5,
+  typeBonus: 0.3,
+  positionWeight: 0.1,
+});
+
+export interface ExtractiveInput {
+  readonly question: string;
+  readonly sources: readonly PackedSource[];
+  /** Rationales (or the packet's rationale reports); decomposed from the question when absent. */
+  readonly rationales?: readonly (Rationale | RationaleReport)[];
+  readonly conflicts?: readonly Conflict[];
+}
+
+/** The chunk text of a packed source (its header line removed). */
+export function sourceBody(source: Pick<PackedSource, 'text'>): string {
+  const nl = source.text.indexOf('\n');
+  return nl >= 0 ? source.text.slice(nl + 1) : '';
+}
+
+interface Scored {
+  readonly text: string;
+  readonly source: PackedSource;
+  readonly rank: number;
+  readonly index: number;
+  readonly terms: ReadonlySet<string>;
+  readonly values: readonly KeyValue[];
+  readonly match: readonly number[];
+  readonly score: number;
+}
+
+function rationaleList(input: ExtractiveInput): Rationale[] {
+  const rs = input.rationales ?? [];
+  return rs.map((r) => ('rationale' in r ? r.rationale : r));
+}
+
+function isQuestionValue(v: KeyValue, qValues: readonly KeyValue[], qFolded: string): boolean {
+  if (qValues.some((q) => q.kind === v.kind && compatibleKeys(v.kind, q.key, v.key))) return true;
+  if (v.kind === 'entity') {
+    const words = v.key.split(' ');
+    const qw = new Set(qFolded.split(' '));
+    // "US Open" against "U.S. Open" in the question: compare without spaces too; "United States" against "US": initials.
+    if (words.every((w) => qw.has(w)) || qFolded.replace(/ /gu, '').includes(v.key.replace(/ /gu, ''))) return true;
+    const initials = words
+      .filter((w) => !/^(of|the|and|for|de)$/u.test(w))
+      .map((w) => w[0])
+      .join('');
+    return words.length >= 2 && qw.has(initials);
+  }
+  return false;
+}
+
+// A date opening a snippet and followed by "...", "—", "·" or "|" is its publication date, not content.
+const DATELINE = /^\s*[-–—.…·|]/u;
+
+/** Values of the asked-for kind in a sentence that the question does not already contain. */
+function answerValues(s: Scored, type: AnswerType, qValues: readonly KeyValue[], qFolded: string): KeyValue[] {
+  const want = (k: ValueKind): boolean => (type === 'any' ? k === 'entity' : kindAnswers(k, type));
+  return s.values.filter(
+    (v) =>
+      want(v.kind) &&
+      !isQuestionValue(v, qValues, qFolded) &&
+      !(v.kind === 'date' && s.index === 0 && v.start <= 1 && DATELINE.test(s.text.slice(v.end))),
+  );
+}
+
+function scoreSentences(input: ExtractiveInput, o: ExtractiveOptions): { all: Scored[]; rationales: Rationale[] } {
+  const qTerms = new Set(termsOf(input.question));
+  const rationales = rationaleList(input);
+  const type = answerTypeOf(input.question);
+  const qValues = extractValues(input.question);
+  const qFolded = foldText(input.question);
+  const n = input.sources.length;
+  const all: Scored[] = [];
+  input.sources.forEach((source, rank) => {
+    const body = sourceBody(source);
+    splitSentences(body).forEach((sp, index) => {
+      const text = body.slice(sp.start, sp.end).split(REDACTION_MARK).join(' ').replace(/\s+/gu, ' ').trim();
+      // Too short to answer anything, or itself a question ("When is the release date?").
+      if (tokenize(text).length < 3 || /\?["'”’)]*$/u.test(text)) return;
+      const terms = new Set(termsOf(text));
+      const qHit = qTerms.size > 0 ? [...qTerms].filter((t) => terms.has(t)).length / qTerms.size : 0;
+      const match = rationales.map((r) =>
+        r.terms.length > 0 ? r.terms.filter((t) => terms.has(t)).length / r.terms.length : 0,
+      );
+      const mean = match.length > 0 ? match.reduce((a, b) => a + b, 0) / match.length : 0;
+      const values = extractValues(text);
+      const partial: Scored = { text, source, rank, index, terms, values, match, score: 0 };
+      const typed = type !== 'any' && type !== 'yesno' && answerValues(partial, type, qValues, qFolded).length > 0;
+      const score =
+        qHit + 0.5 * mean + (typed ? o.typeBonus : 0) + o.positionWeight / (1 + index) + (0.05 * (n - rank)) / n;
+      all.push({ ...partial, score: qHit > 0 || mean > 0 ? score : 0 });
+    });
+  });
+  return { all, rationales };
+}
+
+function shortAnswerOf(chosen: readonly Scored[], question: string): ShortAnswer | null {
+  const type = answerTypeOf(question);
+  if (type === 'yesno') return null;
+  const qValues = extractValues(question);
+  const qFolded = foldText(question);
+  const qTerms = new Set(termsOf(question));
+  for (const s of chosen) {
+    const vals = answerValues(s, type, qValues, qFolded);
+    if (vals.length === 0) continue;
+    // Closest to the question's words in the sentence; names of two or more words first for "who".
+    const toks = tokenize(s.text);
+    const anchors = toks.filter((t) => qTerms.has(termsOf(t.raw)[0] ?? '')).map((t) => t.start);
+    const dist = (v: KeyValue): number =>
+      anchors.length === 0 ? v.start : Math.min(...anchors.map((a) => Math.abs(a - v.start)));
+    const prefer = (v: KeyValue): number =>
+      (type === 'any' && v.kind !== 'entity' ? 1000 : 0) +
+      (type === 'entity' && v.key.split(' ').length < 2 ? 200 : 0) +
+      dist(v);
+    const best = [...vals].sort((a, b) => prefer(a) - prefer(b))[0] as KeyValue;
+    return { text: best.raw.replace(/['’]s$/u, ''), kind: best.kind, citationId: s.source.citationId };
+  }
+  return null;
+}
+
+const MONEY_QUESTION = /\b(?:how\s+much|revenue|price|cost|costs|paid|pay|worth|sold\s+for|bought\s+for|acquired?\s+.*\bfor|salary|budget|income|profit|valuation)\b/iu;
+
+interface Vote {
+  readonly keys: ReadonlySet<string>;
+  readonly display: string;
+  readonly kind: ValueKind;
+  readonly weight: number;
+  readonly sources: number;
+  readonly share: number;
+}
+
+/** Groups compatible answer values across sentences and returns the best-supported group. */
+function voteAnswer(ranked: readonly Scored[], question: string, o: ExtractiveOptions): Vote | null {
+  const type = answerTypeOf(question);
+  if (type === 'yesno') return null;
+  const qValues = extractValues(question);
+  const qFolded = foldText(question);
+  interface Group {
+    kind: ValueKind;
+    keys: Set<string>;
+    display: string;
+    longest: string;
+    perSource: Map<string, number>;
+  }
+  const groups: Group[] = [];
+  for (const s of ranked) {
+    if (s.score < o.minScore) continue;
+    for (const v of answerValues(s, type, qValues, qFolded)) {
+      let g = groups.find((x) => x.kind === v.kind && [...x.keys].some((k) => compatibleKeys(v.kind, k, v.key)));
+      if (!g) {
+        g = { kind: v.kind, keys: new Set(), display: v.raw, longest: v.key, perSource: new Map() };
+        groups.push(g);
+      }
+      g.keys.add(v.key);
+      // The most specific spelling names the group ("Ashleigh Barty" over "Barty", a full date over a month).
+      if (v.key.length > g.longest.length) {
+        g.longest = v.key;
+        g.display = v.raw.replace(/['’]s$/u, '');
+      }
+      const id = s.source.citationId;
+      g.perSource.set(id, Math.max(g.perSource.get(id) ?? 0, s.score));
+    }
+  }
+  if (groups.length === 0) return null;
+  const money = MONEY_QUESTION.test(question);
+  const weight = (g: Group): number => {
+    const sum = [...g.perSource.values()].reduce((a, b) => a + b, 0);
+    // "How much …", "revenue", "price": an amount of money, not a count.
+    if (g.kind === 'number' && money && !/(usd|eur|gbp|jpy)$/u.test(g.longest)) return sum * 0.25;
+    // Names of people are usually two or more words; a full date beats a month or a year.
+    const specific =
+      (g.kind === 'entity' && g.longest.split(' ').length >= 2) || (g.kind === 'date' && /^\d{4}-\d{2}-\d{2}$/u.test(g.longest));
+    return sum * (specific ? 1.5 : 1);
+  };
+  const best = [...groups].sort((a, b) => weight(b) - weight(a))[0] as Group;
+  const total = groups.reduce((a, g) => a + weight(g), 0);
+  return {
+    keys: best.keys,
+    display: best.display,
+    kind: best.kind,
+    weight: weight(best),
+    sources: best.perSource.size,
+    share: total > 0 ? weight(best) / total : 0,
+  };
+}
+
+/** The conflict the answer has to state: unresolved, on the question, and touching what the chosen sentences say. */
+function conflictToState(conflicts: readonly Conflict[], chosen: readonly Scored[]): Conflict | null {
+  const cited = new Set(chosen.map((s) => s.source.citationId));
+  const folded = chosen.map((s) => foldText(s.text)).join(' | ');
+  for (const c of conflicts) {
+    if (c.status !== 'unresolved' || !c.onQuestion) continue;
+    const sidesCited = c.sides.filter((s) => s.citationIds.length > 0);
+    if (sidesCited.length < 2) continue;
+    const touches =
+      c.sides.some((s) => s.citationIds.some((id) => cited.has(id))) ||
+      c.sides.some((s) => folded.includes(foldText(s.display)));
+    if (touches) return c;
+  }
+  return null;
+}
+
+const cite = (ids: readonly string[]): string => ids.map((id) => `[${id}]`).join('');
+
+/** Answers from the packed evidence without a generator. */
+export function answerExtractive(input: ExtractiveInput, options: Partial<ExtractiveOptions> = {}): Answer {
+  assertKnownOptions(options, DEFAULT_EXTRACTIVE_OPTIONS, 'extractive');
+  const o: ExtractiveOptions = { ...DEFAULT_EXTRACTIVE_OPTIONS, ...options };
+  checkInt('extractive', 'maxSentences', o.maxSentences, 1, 50);
+  checkRange('extractive', 'minScore', o.minScore, 0, 10);
+  checkRange('extractive', 'minGain', o.minGain, 0, 100);
+  checkRange('extractive', 'typeBonus', o.typeBonus, 0, 10);
+  checkRange('extractive', 'positionWeight', o.positionWeight, 0, 10);
+
+  const { all, rationales } = scoreSentences(input, o);
+  const ranked = [...all].sort((a, b) => b.score - a.score || a.rank - b.rank || a.index - b.index);
+  const first = ranked[0];
+  if (!first || first.score < o.minScore) {
+    return {
+      kind: 'insufficient',
+      text: 'The selected documents do not answer this question.',
+      sentences: [],
+      short: null,
+      conflict: null,
+      answerer: 'extractive',
+      votes: null,
+    };
+  }
+  // Answer redundancy: values of the asked-for kind, voted for by the passages that state them
+  // (one vote per passage, its best sentence's score). The best sentence holding the winner leads.
+  const vote = voteAnswer(ranked, input.question, o);
+  const lead = vote ? (ranked.find((x) => x.values.some((v) => vote.keys.has(v.key))) ?? first) : first;
+  const chosen: Scored[] = [lead];
+  const best = lead.match.slice();
+  while (chosen.length < o.maxSentences) {
+    let pick: Scored | null = null;
+    let pickGain = 0;
+    for (const s of ranked) {
+      if (chosen.includes(s) || s.score < o.minScore) continue;
+      const gain = s.match.reduce((g, m, i) => g + Math.max(0, m - (best[i] as number)), 0);
+      if (gain > pickGain + 1e-9) {
+        pick = s;
+        pickGain = gain;
+      }
+    }
+    if (!pick || pickGain < o.minGain) break;
+    chosen.push(pick);
+    pick.match.forEach((m, i) => {
+      best[i] = Math.max(best[i] as number, m);
+    });
+  }
+  const toSentence = (s: Scored): AnswerSentence => ({
+    text: s.text,
+    citationId: s.source.citationId,
+    score: s.score,
+    rationaleIds: rationales.filter((_, i) => (s.match[i] as number) >= 0.6).map((r) => r.id),
+  });
+
+  const conflict = conflictToState(input.conflicts ?? [], chosen);
+  if (conflict) {
+    // One sentence per side: the best-scoring sentence of a passage on that side.
+    const sideSentences: Scored[] = [];
+    for (const side of conflict.sides) {
+      const s = ranked.find((x) => side.citationIds.includes(x.source.citationId));
+      if (s && !sideSentences.includes(s)) sideSentences.push(s);
+    }
+    const sidesText = conflict.sides
+      .filter((s) => s.citationIds.length > 0)
+      .map((s) => `"${s.display}" according to ${cite(s.citationIds)}`)
+      .join('; ');
+    const text =
+      `The sources disagree: ${sidesText}. They are comparable sources, so neither is asserted here.\n\n` +
+      sideSentences.map((s) => `${s.text} [${s.source.citationId}]`).join('\n');
+    return {
+      kind: 'conflict',
+      text,
+      sentences: sideSentences.map(toSentence),
+      short: null,
+      conflict,
+      answerer: 'extractive',
+      votes: null,
+    };
+  }
+
+  const short = vote
+    ? { text: vote.display, kind: vote.kind, citationId: lead.source.citationId }
+    : shortAnswerOf(chosen, input.question);
+  const body = chosen.map((s) => `${s.text} [${s.source.citationId}]`).join(' ');
+  return {
+    kind: 'answer',
+    text: short ? `${short.text} [${short.citationId}]\n\n${body}` : body,
+    sentences: chosen.map(toSentence),
+    short,
+    conflict: null,
+    answerer: 'extractive',
+    votes: vote ? { sources: vote.sources, share: vote.share } : null,
+  };
+}
+
+/** `answerExtractive` over a selection packet. */
+export function answerFromPacket(packet: EvidencePacket, options: Partial<ExtractiveOptions> = {}): Answer {
+  return answerExtractive(
+    { question: packet.question, sources: packet.sources, rationales: packet.rationales, conflicts: packet.conflicts },
+    options,
+  );
+}

@@ -1,0 +1,564 @@
+/**
+ * The library as stored and as exported: record types shared by IndexedDB (`src/storage`) and the
+ * export file, and the export file format itself (encode, and a decode that validates everything).
+ * Runtime-neutral: no DOM, no IndexedDB; unit-tested in Node.
+ *
+ * Export file, version 1 (little-endian):
+ *
+ * ```
+ * offset 0   8 bytes   magic 89 'E' 'V' 'L' 'I' 'B' 0D 0A  (PNG-style: a text-mode copy breaks it)
+ * offset 8   u32       H, byte length of the header
+ * offset 12  H bytes   UTF-8 JSON header: { format, version, exportedAt, documents, chunks,
+ *                      vectors: [{ docId, embedderId, dim, encoding, chunkIds, offset, rows }],
+ *                      priors, feedback, floats }
+ *            0–3 bytes zero padding to a multiple of 4
+ *            floats×4  binary section: every vector segment as float32, at its `offset` (in floats)
+ * ```
+ *
+ * Everything the header needs to size the binary part comes first, so a reader can stream it.
+ * `decodeLibrary` trusts nothing: it checks the magic, version, every field's type and range,
+ * id uniqueness and references, chunk offsets, content hashes, vector sizes and values, and
+ * rejects prototype-pollution keys; it copies only known fields into fresh objects.
+ */
+import { EvidentError, assertKnownOptions } from './errors';
+import { DOC_STATUSES, SOURCE_TYPES, type Chunk, type DocumentMeta, type DocStatus, type SourceType } from './types';
+import { parsePriorState, type PriorState } from './select/priors';
+import { fnv1a64 } from './util/hash';
+
+// ---------------------------------------------------------------------------------------------
+// Records (what IndexedDB stores and the export file carries)
+// ---------------------------------------------------------------------------------------------
+
+/** Formats a stored document can come from (the parsers in `src/parse` produce the rest). */
+export const DOCUMENT_FORMATS = ['markdown', 'text', 'pdf', 'docx', 'html'] as const;
+export type DocumentFormat = (typeof DOCUMENT_FORMATS)[number];
+
+/** How far a document's vectors are: none yet, some chunks, every chunk (for `embedderId`). */
+export const VECTOR_STATES = ['pending', 'partial', 'complete'] as const;
+export type VectorState = (typeof VECTOR_STATES)[number];
+
+/** A document in the library: its metadata plus what ingest learned about the file. */
+export interface DocumentRecord extends DocumentMeta {
+  /** The file's name as the user added it ('' when added as text). */
+  readonly fileName: string;
+  readonly format: DocumentFormat;
+  /** Size of the source in bytes (UTF-8 bytes for text input). */
+  readonly size: number;
+  /** Hex SHA-256 of the source bytes: finds a file added twice. */
+  readonly bytesHash: string;
+  /** Epoch ms when this version was ingested; identifies the version (vectors check it). */
+  readonly addedAt: number;
+  /** Epoch ms of the last metadata edit (= addedAt until edited). */
+  readonly updatedAt: number;
+  readonly chunkCount: number;
+  /** Pages of a paged format; null for formats without pages. */
+  readonly pageCount: number | null;
+  readonly vectorState: VectorState;
+}
+
+/** Vector encodings; int8 (per-row scale) may follow for memory, keeping this field. */
+export const VECTOR_ENCODINGS = ['f32'] as const;
+export type VectorEncoding = (typeof VECTOR_ENCODINGS)[number];
+
+/**
+ * One document's vectors as one contiguous row-major segment. Rows follow the document's chunks
+ * in ordinal order; while vectors are filling in, only the first `chunkIds.length` rows exist.
+ */
+export interface VectorRecord {
+  readonly docId: string;
+  /** `Embedder.id` that produced the rows; vectors of another model are never compared. */
+  readonly embedderId: string;
+  readonly dim: number;
+  readonly encoding: VectorEncoding;
+  /** Ids of the rows present, in row order (a prefix of the document's chunks by ordinal). */
+  readonly chunkIds: readonly string[];
+  /** `chunkIds.length × dim` floats. */
+  readonly data: Float32Array;
+  /** `addedAt` of the document version these vectors belong to. */
+  readonly docAddedAt: number;
+}
+
+export const FEEDBACK_VERDICTS = ['helpful', 'misleading'] as const;
+export type FeedbackVerdict = (typeof FEEDBACK_VERDICTS)[number];
+
+/** One helpful / misleading mark by the user (the priors state is the aggregate; this is the log). */
+export interface FeedbackRecord {
+  /** Assigned by the store. */
+  readonly id?: number;
+  readonly docId?: string;
+  readonly chunkId?: string;
+  readonly sourceType: SourceType;
+  readonly verdict: FeedbackVerdict;
+  /** Epoch ms. */
+  readonly at: number;
+  /** The question the mark was given for, when known. */
+  readonly query?: string;
+}
+
+/** Everything a library export holds. */
+export interface LibrarySnapshot {
+  readonly documents: readonly DocumentRecord[];
+  readonly chunks: readonly Chunk[];
+  readonly vectors: readonly VectorRecord[];
+  readonly priors: PriorState | null;
+  readonly feedback: readonly FeedbackRecord[];
+}
+
+/** `pending` without rows, `complete` when every chunk has one. */
+export function vectorStateOf(rows: number, chunkCount: number): VectorState {
+  if (rows <= 0) return 'pending';
+  return rows >= chunkCount ? 'complete' : 'partial';
+}
+
+/** Metadata the user may edit after ingest. `effectiveDate: null` clears the date. */
+export interface DocumentMetaPatch {
+  readonly title?: string;
+  readonly sourceType?: SourceType;
+  readonly status?: DocStatus;
+  readonly effectiveDate?: string | null;
+  readonly language?: string | null;
+}
+
+const PATCH_KEYS = { title: 0, sourceType: 0, status: 0, effectiveDate: 0, language: 0 };
+
+/** Validates a metadata patch (unknown keys and bad values throw `invalid_input`); returns a clean copy. */
+export function validateMetaPatch(patch: unknown): DocumentMetaPatch {
+  if (!isPlainObject(patch)) throw new EvidentError('invalid_input', 'Document details: expected an object.');
+  try {
+    assertKnownOptions(patch, PATCH_KEYS, 'Document details');
+  } catch (err) {
+    throw new EvidentError('invalid_input', (err as Error).message);
+  }
+  const p = patch as Record<string, unknown>;
+  const out: { -readonly [K in keyof DocumentMetaPatch]: DocumentMetaPatch[K] } = {};
+  const v = new Validator('Document details');
+  if (p.title !== undefined) out.title = v.text(p.title, 'title', LIMITS.titleChars, true);
+  if (p.sourceType !== undefined) out.sourceType = v.oneOf(p.sourceType, 'sourceType', SOURCE_TYPES);
+  if (p.status !== undefined) out.status = v.oneOf(p.status, 'status', DOC_STATUSES);
+  if (p.effectiveDate !== undefined) out.effectiveDate = p.effectiveDate === null ? null : v.date(p.effectiveDate);
+  if (p.language !== undefined) {
+    out.language = p.language === null ? null : v.text(p.language, 'language', LIMITS.languageChars, true);
+  }
+  return out;
+}
+
+/** Applies a validated patch: a new record, `updatedAt` set. */
+export function applyMetaPatch(doc: DocumentRecord, patch: DocumentMetaPatch, now: number): DocumentRecord {
+  const { effectiveDate, language, ...rest } = patch;
+  const next: Record<string, unknown> = { ...doc, ...rest, updatedAt: now };
+  if (effectiveDate === null) delete next.effectiveDate;
+  else if (effectiveDate !== undefined) next.effectiveDate = effectiveDate;
+  if (language === null) delete next.language;
+  else if (language !== undefined) next.language = language;
+  return next as unknown as DocumentRecord;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Export file
+// ---------------------------------------------------------------------------------------------
+
+export const LIBRARY_FORMAT = 'evident-library';
+/** Version of the export file; `decodeLibrary` rejects any other. */
+export const LIBRARY_FORMAT_VERSION = 1;
+export const LIBRARY_MAGIC: readonly number[] = Object.freeze([0x89, 0x45, 0x56, 0x4c, 0x49, 0x42, 0x0d, 0x0a]);
+const PREFIX_BYTES = LIBRARY_MAGIC.length + 4;
+
+/** Upper bounds an import must stay within (a personal library is ~100k chunks; see ARCHITECTURE.md, Scale). */
+export interface ImportLimits {
+  readonly maxBytes: number;
+  readonly maxHeaderBytes: number;
+  readonly maxDocuments: number;
+  readonly maxChunks: number;
+  readonly maxChunkChars: number;
+  readonly maxDim: number;
+  readonly maxFeedback: number;
+}
+
+export const DEFAULT_IMPORT_LIMITS: Readonly<ImportLimits> = Object.freeze({
+  maxBytes: 2 ** 31 - 1,
+  // V8's longest string is ~2^29 UTF-16 units: the header must decode to one string.
+  maxHeaderBytes: 2 ** 29 - 64,
+  maxDocuments: 100_000,
+  maxChunks: 1_000_000,
+  maxChunkChars: 200_000,
+  maxDim: 4096,
+  maxFeedback: 1_000_000,
+});
+
+/** Field lengths (characters). */
+const LIMITS = Object.freeze({
+  idChars: 512,
+  titleChars: 2_000,
+  fileNameChars: 1_024,
+  languageChars: 35,
+  headings: 64,
+  headingChars: 2_000,
+  embedderIdChars: 200,
+  queryChars: 10_000,
+});
+
+/** Keys that could reach an object's prototype if a consumer ever merged the parsed header. */
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+interface Utf8 {
+  encode(text: string): Uint8Array;
+  decode(bytes: Uint8Array): string;
+}
+
+/** UTF-8 from the runtime (every target has TextEncoder/TextDecoder; core declares no DOM types). */
+function utf8(): Utf8 {
+  const g = globalThis as unknown as {
+    TextEncoder?: new () => { encode(s: string): Uint8Array };
+    TextDecoder?: new (label: string, opts: { fatal: boolean }) => { decode(b: Uint8Array): string };
+  };
+  if (!g.TextEncoder || !g.TextDecoder) throw new EvidentError('internal', 'This runtime has no TextEncoder.');
+  const enc = new g.TextEncoder();
+  const dec = new g.TextDecoder('utf-8', { fatal: true });
+  return { encode: (s) => enc.encode(s), decode: (b) => dec.decode(b) };
+}
+
+function littleEndian(): boolean {
+  return new Uint8Array(new Float32Array([1]).buffer)[3] === 0x3f;
+}
+
+interface VectorEntry {
+  readonly docId: string;
+  readonly embedderId: string;
+  readonly dim: number;
+  readonly encoding: VectorEncoding;
+  readonly chunkIds: readonly string[];
+  readonly docAddedAt: number;
+  /** Offset in floats from the start of the binary section. */
+  readonly offset: number;
+  readonly rows: number;
+}
+
+/** Encodes a snapshot; `decodeLibrary` of the result gives the snapshot back (tested). */
+export function encodeLibrary(snapshot: LibrarySnapshot, exportedAt = new Date()): Uint8Array {
+  if (!littleEndian()) throw new EvidentError('internal', 'Export needs a little-endian platform.');
+  let floats = 0;
+  const vectors: VectorEntry[] = snapshot.vectors.map((v) => {
+    const rows = v.chunkIds.length;
+    if (v.data.length !== rows * v.dim) {
+      throw new EvidentError('internal', `Export: vectors of "${v.docId}" have ${v.data.length} floats, expected ${rows * v.dim}.`);
+    }
+    const entry: VectorEntry = {
+      docId: v.docId,
+      embedderId: v.embedderId,
+      dim: v.dim,
+      encoding: v.encoding,
+      chunkIds: v.chunkIds,
+      docAddedAt: v.docAddedAt,
+      offset: floats,
+      rows,
+    };
+    floats += v.data.length;
+    return entry;
+  });
+  const header = {
+    format: LIBRARY_FORMAT,
+    version: LIBRARY_FORMAT_VERSION,
+    exportedAt: exportedAt.toISOString(),
+    documents: snapshot.documents,
+    chunks: snapshot.chunks,
+    vectors,
+    priors: snapshot.priors,
+    feedback: snapshot.feedback.map(({ id: _id, ...f }) => f),
+    floats,
+  };
+  const json = utf8().encode(JSON.stringify(header));
+  const binaryStart = align4(PREFIX_BYTES + json.length);
+  const out = new Uint8Array(binaryStart + floats * 4);
+  out.set(LIBRARY_MAGIC, 0);
+  new DataView(out.buffer).setUint32(LIBRARY_MAGIC.length, json.length, true);
+  out.set(json, PREFIX_BYTES);
+  const body = new Float32Array(out.buffer, binaryStart, floats);
+  snapshot.vectors.forEach((v, i) => body.set(v.data, (vectors[i] as VectorEntry).offset));
+  return out;
+}
+
+/**
+ * Decodes and validates an export. Any problem throws `EvidentError('invalid_input')` with a
+ * message naming what is wrong; the result is made of fresh objects with known fields only.
+ */
+export function decodeLibrary(bytes: Uint8Array, limits: Partial<ImportLimits> = {}): LibrarySnapshot {
+  assertKnownOptions(limits, DEFAULT_IMPORT_LIMITS, 'import limits');
+  const lim = { ...DEFAULT_IMPORT_LIMITS, ...limits };
+  const bad = (why: string): never => {
+    throw new EvidentError('invalid_input', `This is not a valid Evident library file: ${why}.`);
+  };
+  if (!(bytes instanceof Uint8Array)) bad('expected bytes');
+  if (bytes.length > lim.maxBytes) bad(`it is larger than ${lim.maxBytes} bytes`);
+  if (bytes.length < PREFIX_BYTES || LIBRARY_MAGIC.some((b, i) => bytes[i] !== b)) {
+    bad('it does not start with the Evident library signature');
+  }
+  const headerBytes = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(LIBRARY_MAGIC.length, true);
+  if (headerBytes > lim.maxHeaderBytes) bad(`its header is larger than ${lim.maxHeaderBytes} bytes`);
+  if (PREFIX_BYTES + headerBytes > bytes.length) bad('it is truncated (the header is cut off)');
+  let header: unknown;
+  try {
+    const text = utf8().decode(bytes.subarray(PREFIX_BYTES, PREFIX_BYTES + headerBytes));
+    header = JSON.parse(text, (key, value: unknown) => {
+      if (FORBIDDEN_KEYS.has(key)) throw new ForbiddenKey(key);
+      return value;
+    });
+  } catch (err) {
+    if (err instanceof ForbiddenKey) bad(`its header contains the forbidden key "${err.key}"`);
+    bad('its header is not valid UTF-8 JSON');
+  }
+  if (!isPlainObject(header)) return bad('its header is not an object');
+  const h = header as Record<string, unknown>;
+  if (h.format !== LIBRARY_FORMAT) bad(`the format is ${JSON.stringify(h.format)}, expected "${LIBRARY_FORMAT}"`);
+  if (h.version !== LIBRARY_FORMAT_VERSION) {
+    bad(`it has version ${String(h.version)}; this version of Evident reads version ${LIBRARY_FORMAT_VERSION}`);
+  }
+  const v = new Validator('library file');
+  const floats = v.int(h.floats, 'floats', 0, Number.MAX_SAFE_INTEGER);
+  const binaryStart = align4(PREFIX_BYTES + headerBytes);
+  if (binaryStart + floats * 4 !== bytes.length) {
+    bad(`its vector section has ${Math.max(0, bytes.length - binaryStart)} bytes, the header announces ${floats * 4}`);
+  }
+  if (!littleEndian()) throw new EvidentError('internal', 'Import needs a little-endian platform.');
+  // Copy the vector section to an aligned buffer of its own (the input may sit at any offset).
+  const body = new Float32Array(bytes.slice(binaryStart, binaryStart + floats * 4).buffer);
+
+  const documents = v.array(h.documents, 'documents', lim.maxDocuments).map((d, i) => v.document(d, `documents[${i}]`));
+  const docs = new Map<string, DocumentRecord>();
+  for (const d of documents) {
+    if (docs.has(d.id)) bad(`document id "${d.id}" appears twice`);
+    docs.set(d.id, d);
+  }
+
+  const chunks = v.array(h.chunks, 'chunks', lim.maxChunks).map((c, i) => v.chunk(c, `chunks[${i}]`, lim.maxChunkChars));
+  const byDoc = new Map<string, Chunk[]>();
+  const chunkIds = new Set<string>();
+  for (const c of chunks) {
+    if (chunkIds.has(c.id)) bad(`chunk id "${c.id}" appears twice`);
+    chunkIds.add(c.id);
+    if (!docs.has(c.docId)) bad(`chunk "${c.id}" belongs to document "${c.docId}", which is not in the file`);
+    let list = byDoc.get(c.docId);
+    if (!list) byDoc.set(c.docId, (list = []));
+    list.push(c);
+  }
+  for (const d of documents) {
+    const list = (byDoc.get(d.id) ?? []).sort((a, b) => a.ordinal - b.ordinal);
+    if (list.length !== d.chunkCount) bad(`document "${d.id}" announces ${d.chunkCount} chunks, the file has ${list.length}`);
+    list.forEach((c, i) => {
+      if (c.ordinal !== i) bad(`document "${d.id}" has no chunk with ordinal ${i}`);
+      // Chunk ids are `${docId}#${ordinal}` (chunk.ts): a file cannot aim a chunk at another document's key.
+      if (c.id !== `${d.id}#${i}`) bad(`chunk "${c.id}" should have the id "${d.id}#${i}"`);
+      const prev = list[i - 1] ?? null;
+      const next = list[i + 1] ?? null;
+      if (c.prevId !== (prev?.id ?? null) || c.nextId !== (next?.id ?? null)) {
+        bad(`chunk "${c.id}" is not linked to its neighbours`);
+      }
+      if (prev && c.start < prev.start) bad(`chunk "${c.id}" starts before the chunk preceding it`);
+    });
+  }
+
+  const vectorDocs = new Set<string>();
+  const vectors = v.array(h.vectors, 'vectors', lim.maxDocuments).map((raw, i): VectorRecord => {
+    const e = v.vectorEntry(raw, `vectors[${i}]`, lim.maxDim);
+    const doc = docs.get(e.docId);
+    if (!doc) return bad(`vectors[${i}] belong to document "${e.docId}", which is not in the file`);
+    if (vectorDocs.has(e.docId)) bad(`document "${e.docId}" has two vector segments`);
+    vectorDocs.add(e.docId);
+    if (e.docAddedAt !== doc.addedAt) bad(`the vectors of "${e.docId}" belong to another version of it`);
+    const list = byDoc.get(e.docId) ?? [];
+    if (e.rows > list.length) bad(`document "${e.docId}" has ${e.rows} vectors for ${list.length} chunks`);
+    e.chunkIds.forEach((id, r) => {
+      if (id !== list[r]?.id) bad(`vector row ${r} of "${e.docId}" is not for chunk ${r}`);
+    });
+    const length = e.rows * e.dim;
+    if (e.offset + length > floats) bad(`the vectors of "${e.docId}" run past the end of the file`);
+    const data = body.slice(e.offset, e.offset + length);
+    for (let j = 0; j < length; j++) {
+      if (!Number.isFinite(data[j] as number)) bad(`the vectors of "${e.docId}" contain a non-finite number`);
+    }
+    return {
+      docId: e.docId,
+      embedderId: e.embedderId,
+      dim: e.dim,
+      encoding: e.encoding,
+      chunkIds: e.chunkIds,
+      data,
+      docAddedAt: e.docAddedAt,
+    };
+  });
+  // The stored state is derived from the rows present, never taken from the file.
+  const rowsOf = new Map(vectors.map((x) => [x.docId, x.chunkIds.length]));
+  const fixedDocs = documents.map((d) => ({ ...d, vectorState: vectorStateOf(rowsOf.get(d.id) ?? 0, d.chunkCount) }));
+
+  let priors: PriorState | null = null;
+  if (h.priors !== null && h.priors !== undefined) {
+    try {
+      priors = parsePriorState(h.priors);
+    } catch (err) {
+      bad(`its source priors are invalid (${(err as Error).message})`);
+    }
+  }
+  const feedback = v.array(h.feedback ?? [], 'feedback', lim.maxFeedback).map((f, i) => {
+    const rec = v.feedback(f, `feedback[${i}]`);
+    if (rec.docId !== undefined && !docs.has(rec.docId)) bad(`feedback[${i}] names unknown document "${rec.docId}"`);
+    if (rec.chunkId !== undefined && !chunkIds.has(rec.chunkId)) bad(`feedback[${i}] names unknown chunk "${rec.chunkId}"`);
+    return rec;
+  });
+  return { documents: fixedDocs, chunks, vectors, priors, feedback };
+}
+
+class ForbiddenKey extends Error {
+  constructor(readonly key: string) {
+    super(key);
+  }
+}
+
+function align4(n: number): number {
+  return (n + 3) & ~3;
+}
+
+function isPlainObject(x: unknown): x is object {
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
+}
+
+const ISO_DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
+const HEX = /^[0-9a-f]{16,128}$/;
+
+/** Field checks with messages that name the field; every failure is `invalid_input`. */
+class Validator {
+  constructor(private readonly what: string) {}
+
+  fail(where: string, why: string): never {
+    throw new EvidentError('invalid_input', `${this.what}: ${where} ${why}.`);
+  }
+
+  obj(x: unknown, where: string): Record<string, unknown> {
+    if (!isPlainObject(x)) this.fail(where, 'is not an object');
+    return x as Record<string, unknown>;
+  }
+
+  array(x: unknown, where: string, max: number): unknown[] {
+    if (!Array.isArray(x)) this.fail(where, 'is not a list');
+    if ((x as unknown[]).length > max) this.fail(where, `has more than ${max} entries`);
+    return x as unknown[];
+  }
+
+  text(x: unknown, where: string, max: number, nonEmpty = false): string {
+    if (typeof x !== 'string') return this.fail(where, 'is not text');
+    if (x.length > max) this.fail(where, `is longer than ${max} characters`);
+    if (nonEmpty && x.trim() === '') this.fail(where, 'is empty');
+    return x;
+  }
+
+  int(x: unknown, where: string, min: number, max: number): number {
+    if (typeof x !== 'number' || !Number.isInteger(x) || x < min || x > max) {
+      this.fail(where, `must be an integer in ${min}…${max}`);
+    }
+    return x as number;
+  }
+
+  time(x: unknown, where: string): number {
+    if (typeof x !== 'number' || !Number.isFinite(x) || x < 0) this.fail(where, 'is not a time');
+    return x as number;
+  }
+
+  oneOf<T extends string>(x: unknown, where: string, allowed: readonly T[]): T {
+    if (typeof x !== 'string' || !(allowed as readonly string[]).includes(x)) {
+      this.fail(where, `must be one of ${allowed.join(', ')}`);
+    }
+    return x as T;
+  }
+
+  date(x: unknown, where = 'effectiveDate'): string {
+    if (typeof x !== 'string' || !ISO_DATE.test(x)) this.fail(where, 'must be a date YYYY-MM-DD');
+    return x as string;
+  }
+
+  id(x: unknown, where: string): string {
+    return this.text(x, where, LIMITS.idChars, true);
+  }
+
+  document(x: unknown, where: string): DocumentRecord {
+    const o = this.obj(x, where);
+    const doc: Record<string, unknown> = {
+      id: this.id(o.id, `${where}.id`),
+      title: this.text(o.title, `${where}.title`, LIMITS.titleChars),
+      sourceType: this.oneOf(o.sourceType, `${where}.sourceType`, SOURCE_TYPES),
+      status: this.oneOf(o.status, `${where}.status`, DOC_STATUSES),
+      fileName: this.text(o.fileName, `${where}.fileName`, LIMITS.fileNameChars),
+      format: this.oneOf(o.format, `${where}.format`, DOCUMENT_FORMATS),
+      size: this.int(o.size, `${where}.size`, 0, Number.MAX_SAFE_INTEGER),
+      bytesHash: HEX.test(String(o.bytesHash)) ? String(o.bytesHash) : this.fail(`${where}.bytesHash`, 'is not a hex hash'),
+      addedAt: this.time(o.addedAt, `${where}.addedAt`),
+      updatedAt: this.time(o.updatedAt, `${where}.updatedAt`),
+      chunkCount: this.int(o.chunkCount, `${where}.chunkCount`, 0, DEFAULT_IMPORT_LIMITS.maxChunks),
+      pageCount: o.pageCount === null ? null : this.int(o.pageCount, `${where}.pageCount`, 0, 10_000_000),
+      vectorState: this.oneOf(o.vectorState, `${where}.vectorState`, VECTOR_STATES),
+    };
+    if (o.effectiveDate !== undefined) doc.effectiveDate = this.date(o.effectiveDate, `${where}.effectiveDate`);
+    if (o.language !== undefined) doc.language = this.text(o.language, `${where}.language`, LIMITS.languageChars);
+    return doc as unknown as DocumentRecord;
+  }
+
+  chunk(x: unknown, where: string, maxChars: number): Chunk {
+    const o = this.obj(x, where);
+    const text = this.text(o.text, `${where}.text`, maxChars);
+    const start = this.int(o.start, `${where}.start`, 0, Number.MAX_SAFE_INTEGER);
+    const end = this.int(o.end, `${where}.end`, start, Number.MAX_SAFE_INTEGER);
+    // A chunk is the exact source slice [start, end) (src/core/ingest/chunk.ts).
+    if (end - start !== text.length) this.fail(where, `has offsets ${start}…${end} for ${text.length} characters`);
+    const headings = this.array(o.headings, `${where}.headings`, LIMITS.headings).map((hd, i) =>
+      this.text(hd, `${where}.headings[${i}]`, LIMITS.headingChars),
+    );
+    const hash = this.text(o.hash, `${where}.hash`, 128);
+    if (hash !== fnv1a64(text)) this.fail(`${where}.hash`, 'does not match its text');
+    const link = (y: unknown, name: string): string | null => (y === null ? null : this.id(y, `${where}.${name}`));
+    const chunk: Record<string, unknown> = {
+      id: this.id(o.id, `${where}.id`),
+      docId: this.id(o.docId, `${where}.docId`),
+      ordinal: this.int(o.ordinal, `${where}.ordinal`, 0, DEFAULT_IMPORT_LIMITS.maxChunks),
+      text,
+      headings,
+      start,
+      end,
+      prevId: link(o.prevId, 'prevId'),
+      nextId: link(o.nextId, 'nextId'),
+      hash,
+      tokens: this.int(o.tokens, `${where}.tokens`, 0, maxChars),
+    };
+    if (o.page !== undefined) chunk.page = this.int(o.page, `${where}.page`, 1, 10_000_000);
+    return chunk as unknown as Chunk;
+  }
+
+  vectorEntry(x: unknown, where: string, maxDim: number): VectorEntry {
+    const o = this.obj(x, where);
+    const dim = this.int(o.dim, `${where}.dim`, 1, maxDim);
+    const chunkIds = this.array(o.chunkIds, `${where}.chunkIds`, DEFAULT_IMPORT_LIMITS.maxChunks).map((id, i) =>
+      this.id(id, `${where}.chunkIds[${i}]`),
+    );
+    const rows = this.int(o.rows, `${where}.rows`, 0, DEFAULT_IMPORT_LIMITS.maxChunks);
+    if (rows !== chunkIds.length) this.fail(where, `has ${rows} rows for ${chunkIds.length} chunk ids`);
+    return {
+      docId: this.id(o.docId, `${where}.docId`),
+      embedderId: this.text(o.embedderId, `${where}.embedderId`, LIMITS.embedderIdChars, true),
+      dim,
+      encoding: this.oneOf(o.encoding, `${where}.encoding`, VECTOR_ENCODINGS),
+      chunkIds,
+      docAddedAt: this.time(o.docAddedAt, `${where}.docAddedAt`),
+      offset: this.int(o.offset, `${where}.offset`, 0, Number.MAX_SAFE_INTEGER),
+      rows,
+    };
+  }
+
+  feedback(x: unknown, where: string): FeedbackRecord {
+    const o = this.obj(x, where);
+    const rec: Record<string, unknown> = {
+      sourceType: this.oneOf(o.sourceType, `${where}.sourceType`, SOURCE_TYPES),
+      verdict: this.oneOf(o.verdict, `${where}.verdict`, FEEDBACK_VERDICTS),
+      at: this.time(o.at, `${where}.at`),
+    };
+    if (o.docId !== undefined) rec.docId = this.id(o.docId, `${where}.docId`);
+    if (o.chunkId !== undefined) rec.chunkId = this.id(o.chunkId, `${where}.chunkId`);
+    if (o.query !== undefined) rec.query = this.text(o.query, `${where}.query`, LIMITS.queryChars);
+    return rec as unknown as FeedbackRecord;
+  }
+}

@@ -1,0 +1,464 @@
+/**
+ * Key values of a text — dates, numbers, named entities — with offsets and a canonical key, so two
+ * passages can be compared on what they assert rather than on how they spell it ("Jul. 21, 2017"
+ * and "21 July 2017" share the key 2017-07-21; "$10.4 billion" and "$10,400 million" share
+ * 10400000000$). Used by conflict detection (which spans differ), support checks (does a passage
+ * state this value) and the extractive answerer (the short answer of a who/when/how-many question).
+ *
+ * Rules, all transparent:
+ * - dates: ISO dates; "21 July 2017", "July 21, 2017", "Jul. 21 2017"; "July 2017"; "July 21";
+ *   a bare year 1900–2099. Keys are YYYY-MM-DD, YYYY-MM, --MM-DD or YYYY.
+ * - numbers: digits with separators and decimals, an optional currency sign before, an optional
+ *   scale word (thousand, million, billion, trillion, k, m, bn) and unit after (%, EUR, days, …);
+ *   the number words two–twelve, twenty…ninety, hundred. Key: the value times its scale, plus the
+ *   currency or unit.
+ * - entities: runs of capitalised words (with "of", "de", "&", initials "B." and inner hyphens),
+ *   skipping a single capitalised function word at a sentence start ("The", "In"). Key: diacritics
+ *   stripped, lower case, leading "the" and possessive "'s" removed.
+ */
+import type { Token } from '../select/common';
+import { tokenize } from '../select/common';
+
+export const VALUE_KINDS = ['date', 'number', 'entity'] as const;
+export type ValueKind = (typeof VALUE_KINDS)[number];
+
+/** One key value found in a text. Offsets are UTF-16 code units into that text. */
+export interface KeyValue {
+  readonly kind: ValueKind;
+  readonly raw: string;
+  readonly start: number;
+  readonly end: number;
+  /** Canonical form: equal keys assert the same value. */
+  readonly key: string;
+}
+
+const MONTHS: Readonly<Record<string, number>> = Object.freeze({
+  january: 1,
+  jan: 1,
+  february: 2,
+  feb: 2,
+  march: 3,
+  mar: 3,
+  april: 4,
+  apr: 4,
+  may: 5,
+  june: 6,
+  jun: 6,
+  july: 7,
+  jul: 7,
+  august: 8,
+  aug: 8,
+  september: 9,
+  sep: 9,
+  sept: 9,
+  october: 10,
+  oct: 10,
+  november: 11,
+  nov: 11,
+  december: 12,
+  dec: 12,
+});
+const MONTH_RE =
+  'january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec';
+const ORD = '(?:st|nd|rd|th)?';
+
+const pad = (n: number): string => String(n).padStart(2, '0');
+const monthOf = (s: string): number => MONTHS[s.toLowerCase().replace(/\.$/u, '')] ?? 0;
+
+interface DatePattern {
+  readonly re: RegExp;
+  readonly key: (m: RegExpMatchArray) => string | null;
+}
+
+const validDay = (d: number): boolean => d >= 1 && d <= 31;
+
+// Ordered from the most to the least specific; a later pattern never overlaps an earlier match.
+const DATE_PATTERNS: readonly DatePattern[] = [
+  {
+    re: /\b(\d{4})-(\d{2})-(\d{2})\b/gu,
+    key: (m) => `${m[1]}-${m[2]}-${m[3]}`,
+  },
+  {
+    re: new RegExp(`\\b(\\d{1,2})${ORD}\\s+(${MONTH_RE})\\.?,?\\s+(\\d{4})\\b`, 'giu'),
+    key: (m) => (validDay(Number(m[1])) ? `${m[3]}-${pad(monthOf(m[2]!))}-${pad(Number(m[1]))}` : null),
+  },
+  {
+    re: new RegExp(`\\b(${MONTH_RE})\\.?\\s+(\\d{1,2})${ORD},?\\s+(\\d{4})\\b`, 'giu'),
+    key: (m) => (validDay(Number(m[2])) ? `${m[3]}-${pad(monthOf(m[1]!))}-${pad(Number(m[2]))}` : null),
+  },
+  {
+    re: new RegExp(`\\b(${MONTH_RE})\\.?,?\\s+(\\d{4})\\b`, 'giu'),
+    key: (m) => `${m[2]}-${pad(monthOf(m[1]!))}`,
+  },
+  {
+    re: new RegExp(`\\b(${MONTH_RE})\\.?\\s+(\\d{1,2})${ORD}\\b(?![.,]\\d)`, 'giu'),
+    key: (m) => (validDay(Number(m[2])) ? `--${pad(monthOf(m[1]!))}-${pad(Number(m[2]))}` : null),
+  },
+  {
+    re: new RegExp(`\\b(\\d{1,2})${ORD}\\s+(${MONTH_RE})\\b\\.?`, 'giu'),
+    key: (m) => (validDay(Number(m[1])) ? `--${pad(monthOf(m[2]!))}-${pad(Number(m[1]))}` : null),
+  },
+  {
+    // A bare year: not part of a longer number or a decimal.
+    re: /(?<![\d.,$€£])\b(19\d{2}|20\d{2})\b(?![.,]?\d)/gu,
+    key: (m) => m[1]!,
+  },
+];
+
+// "May" and "March" are also words; as months they need a number next to them, which the patterns require.
+
+const SCALES: Readonly<Record<string, number>> = Object.freeze({
+  thousand: 1e3,
+  k: 1e3,
+  million: 1e6,
+  m: 1e6,
+  mn: 1e6,
+  billion: 1e9,
+  bn: 1e9,
+  b: 1e9,
+  trillion: 1e12,
+  tn: 1e12,
+});
+const CURRENCY_SIGNS: Readonly<Record<string, string>> = Object.freeze({
+  $: 'usd',
+  '€': 'eur',
+  '£': 'gbp',
+  '¥': 'jpy',
+});
+const UNIT_WORDS: Readonly<Record<string, string>> = Object.freeze({
+  eur: 'eur',
+  euro: 'eur',
+  euros: 'eur',
+  usd: 'usd',
+  dollar: 'usd',
+  dollars: 'usd',
+  gbp: 'gbp',
+  pound: 'gbp',
+  pounds: 'gbp',
+  percent: '%',
+  pct: '%',
+  day: 'day',
+  days: 'day',
+  week: 'week',
+  weeks: 'week',
+  month: 'month',
+  months: 'month',
+  year: 'year',
+  years: 'year',
+  hour: 'hour',
+  hours: 'hour',
+  minute: 'minute',
+  minutes: 'minute',
+  mg: 'mg',
+  kg: 'kg',
+  km: 'km',
+  ml: 'ml',
+  medals: 'medal',
+  people: 'people',
+  employees: 'people',
+});
+const NUMBER_WORDS: Readonly<Record<string, number>> = Object.freeze({
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  twenty: 20,
+  thirty: 30,
+  forty: 40,
+  fifty: 50,
+  sixty: 60,
+  seventy: 70,
+  eighty: 80,
+  ninety: 90,
+  hundred: 100,
+});
+
+// A number with optional currency before and scale/unit after.
+const NUMBER_RE = new RegExp(
+  '(?:([$€£¥])\\s?)?(\\d{1,3}(?:,\\d{3})+(?:\\.\\d+)?|\\d+(?:\\.\\d+)?)' +
+    '(?:\\s?(%)|\\s?(thousand|million|billion|trillion|bn|mn|tn|k|m|b)\\b)?' +
+    '(?:\\s?(%)|\\s+([a-z]+)\\b)?',
+  'giu',
+);
+const NUMBER_WORD_RE = new RegExp(`\\b(${Object.keys(NUMBER_WORDS).join('|')})\\b(?:\\s+([a-z]+)\\b)?`, 'giu');
+
+/** Formats a number without float noise: 10.4e9 → "10400000000". */
+function numKey(x: number): string {
+  return Number.isInteger(x) ? String(x) : String(Number(x.toPrecision(12)));
+}
+
+// Capitalised words that do not start a name on their own at the start of a sentence.
+const COMMON_CAPS = new Set(
+  (
+    'the a an in on at of for to by with from and or but if as is are was were be this that these those it its ' +
+    'he she they we you i his her their our my your there here when where who what which why how after before ' +
+    'during since while although though however also then than not no yes all any each every some many most ' +
+    'more less other such both either neither one new last first next today yesterday tomorrow read see watch ' +
+    'get find learn view click home official breaking news update updated photo video source image'
+  ).split(' '),
+);
+const NAME_LINKS = new Set(['of', 'de', 'da', 'del', 'der', 'van', 'von', 'la', 'le', 'du', 'and', '&', 'the', 'for']);
+const DAY_NAMES = new Set([
+  'monday',
+  'tuesday',
+  'wednesday',
+  'thursday',
+  'friday',
+  'saturday',
+  'sunday',
+  'mon',
+  'tue',
+  'wed',
+  'thu',
+  'fri',
+  'sat',
+  'sun',
+]);
+
+const isCapitalised = (t: Token): boolean => /^\p{Lu}/u.test(t.raw) || /^\p{N}*\p{Lu}/u.test(t.raw);
+
+/** Lower case, diacritics stripped, punctuation to spaces, whitespace collapsed. */
+export function foldText(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/['’]s\b/gu, '')
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}
+
+/** Key of an entity surface form: folded, leading "the" dropped. */
+export function entityKey(text: string): string {
+  return foldText(text).replace(/^the /u, '');
+}
+
+function sentenceInitial(text: string, start: number): boolean {
+  return /(^|[.?!:;•·|]\s*|\n\s*|\.\.\.\s*|…\s*)["'“‘(\[]*$/u.test(text.slice(Math.max(0, start - 6), start));
+}
+
+function datesIn(text: string): KeyValue[] {
+  const out: KeyValue[] = [];
+  for (const p of DATE_PATTERNS) {
+    for (const m of text.matchAll(p.re)) {
+      const start = m.index;
+      const end = start + m[0].length;
+      if (out.some((v) => start < v.end && end > v.start)) continue;
+      const key = p.key(m);
+      if (key === null || key.includes('-00')) continue;
+      out.push({ kind: 'date', raw: m[0], start, end, key });
+    }
+  }
+  return out;
+}
+
+function numbersIn(text: string, taken: readonly KeyValue[]): KeyValue[] {
+  const out: KeyValue[] = [];
+  const overlaps = (s: number, e: number): boolean => [...taken, ...out].some((v) => s < v.end && e > v.start);
+  for (const m of text.matchAll(NUMBER_RE)) {
+    let start = m.index;
+    let end = start + m[0].length;
+    const [, sign, digits, pct1, scaleWord, pct2, unitWord] = m;
+    if (digits === undefined) continue;
+    // Part of a word or identifier ("COVID-19", "H1N1", "iPhone 11" keeps "11" but not "A1c").
+    const before = text[start - 1] ?? '';
+    if (!sign && /[\p{L}\d_-]/u.test(before)) continue;
+    let value = Number(digits.replace(/,/gu, ''));
+    if (!Number.isFinite(value)) continue;
+    const scale = scaleWord ? SCALES[scaleWord.toLowerCase()] : undefined;
+    // A single-letter scale is only a scale right after the digits or a currency amount ("$5m", "5 k" is not).
+    if (scale !== undefined) value *= scale;
+    let unit = sign ? (CURRENCY_SIGNS[sign] ?? '') : '';
+    if (pct1 || pct2) unit = '%';
+    const uw = unitWord?.toLowerCase();
+    if (uw && UNIT_WORDS[uw] !== undefined && !unit) unit = UNIT_WORDS[uw] as string;
+    else if (uw && UNIT_WORDS[uw] === undefined) {
+      // The word after is not a unit: the match ends before it.
+      end = start + m[0].length - m[0].match(/\s+[a-z]+$/iu)![0].length;
+    }
+    while (end > start && /\s/u.test(text[end - 1] ?? '')) end--;
+    if (overlaps(start, end)) continue;
+    out.push({ kind: 'number', raw: text.slice(start, end), start, end, key: `${numKey(value)}${unit}` });
+  }
+  for (const m of text.matchAll(NUMBER_WORD_RE)) {
+    const start = m.index;
+    let end = start + m[0].length;
+    const value = NUMBER_WORDS[m[1]!.toLowerCase()] as number;
+    const uw = m[2]?.toLowerCase();
+    let unit = '';
+    if (uw && UNIT_WORDS[uw] !== undefined) unit = UNIT_WORDS[uw] as string;
+    else if (uw) end = start + m[1]!.length;
+    if (overlaps(start, end)) continue;
+    out.push({ kind: 'number', raw: text.slice(start, end), start, end, key: `${value}${unit}` });
+  }
+  return out;
+}
+
+function entitiesIn(text: string, taken: readonly KeyValue[]): KeyValue[] {
+  const tokens = tokenize(text);
+  const out: KeyValue[] = [];
+  const isTaken = (t: Token): boolean => taken.some((v) => t.start < v.end && t.end > v.start);
+  const joinable = (a: Token, b: Token): boolean => {
+    const gap = text.slice(a.end, b.start);
+    // Same name: a space or a hyphen; a dot only after an initial ("Niels B. Christiansen", "U.S. Open").
+    if (/^(?:\s|-)$/u.test(gap) || gap === '') return true;
+    return /^\.\s?$/u.test(gap) && /^\p{Lu}$/u.test(a.raw);
+  };
+  let i = 0;
+  while (i < tokens.length) {
+    const t = tokens[i] as Token;
+    if (!isCapitalised(t) || isTaken(t) || /^\p{N}+$/u.test(t.raw) || MONTHS[t.lower] !== undefined) {
+      i++;
+      continue;
+    }
+    let j = i;
+    for (;;) {
+      const a = tokens[j] as Token;
+      const b = tokens[j + 1];
+      if (!b || isTaken(b)) break;
+      if (joinable(a, b) && (isCapitalised(b) || (/^\p{N}+$/u.test(b.raw) && b.raw.length <= 2))) {
+        j++;
+        continue;
+      }
+      const c = tokens[j + 2];
+      if (
+        c &&
+        NAME_LINKS.has(b.lower) &&
+        !isCapitalised(b) &&
+        joinable(a, b) &&
+        joinable(b, c) &&
+        isCapitalised(c) &&
+        !isTaken(c)
+      ) {
+        j += 2;
+        continue;
+      }
+      break;
+    }
+    let first = i;
+    // Drop leading function words and weekdays ("The Avengers" keeps "Avengers"; key drops "the" anyway).
+    while (
+      first <= j &&
+      (COMMON_CAPS.has((tokens[first] as Token).lower) || DAY_NAMES.has((tokens[first] as Token).lower))
+    ) {
+      first++;
+    }
+    if (first <= j) {
+      const a = tokens[first] as Token;
+      const b = tokens[j] as Token;
+      const single = first === j;
+      const acronym = /.\p{Lu}/u.test(a.raw) || a.raw.length <= 3;
+      if (!(single && sentenceInitial(text, a.start) && !acronym)) {
+        let end = b.end;
+        // Keep an initial's or acronym's final dot ("U.S.").
+        if (text[end] === '.' && /^\p{Lu}$/u.test(b.raw) && /\p{Lu}\.$/u.test(text.slice(end - 1, end + 1))) end++;
+        const raw = text.slice(a.start, end);
+        const key = entityKey(raw);
+        if (key.length > 0) out.push({ kind: 'entity', raw, start: a.start, end, key });
+      }
+    }
+    i = j + 1;
+  }
+  return out;
+}
+
+/** Dates, numbers and entities of a text, in text order, never overlapping. */
+export function extractValues(text: string): KeyValue[] {
+  const dates = datesIn(text);
+  const numbers = numbersIn(text, dates);
+  const entities = entitiesIn(text, [...dates, ...numbers]);
+  return [...dates, ...numbers, ...entities].sort((a, b) => a.start - b.start);
+}
+
+/**
+ * Whether two keys of the same kind can both be true: equal, or one is a less specific form of the
+ * other (a date "2017-07" and "2017-07-21"; an entity "barty" and "ashleigh barty"; a number
+ * without a unit and the same number with one).
+ */
+export function compatibleKeys(kind: ValueKind, a: string, b: string): boolean {
+  if (a === b) return true;
+  if (kind === 'date') {
+    const pa = dateParts(a);
+    const pb = dateParts(b);
+    return (
+      (pa.y === null || pb.y === null || pa.y === pb.y) &&
+      (pa.m === null || pb.m === null || pa.m === pb.m) &&
+      (pa.d === null || pb.d === null || pa.d === pb.d)
+    );
+  }
+  if (kind === 'number') {
+    const na = /^(-?[\d.e+]+)(.*)$/u.exec(a);
+    const nb = /^(-?[\d.e+]+)(.*)$/u.exec(b);
+    if (!na || !nb) return false;
+    return Number(na[1]) === Number(nb[1]) && (na[2] === '' || nb[2] === '' || na[2] === nb[2]);
+  }
+  const wa = a.split(' ');
+  const wb = b.split(' ');
+  const [small, large] = wa.length <= wb.length ? [wa, wb] : [wb, wa];
+  const set = new Set(large);
+  return small.every((w) => set.has(w));
+}
+
+/** Year, month and day of a date key (null where the key leaves them out). */
+export function dateParts(key: string): { y: string | null; m: string | null; d: string | null } {
+  let m = /^(\d{4})-(\d{2})-(\d{2})$/u.exec(key);
+  if (m) return { y: m[1]!, m: m[2]!, d: m[3]! };
+  m = /^(\d{4})-(\d{2})$/u.exec(key);
+  if (m) return { y: m[1]!, m: m[2]!, d: null };
+  m = /^--(\d{2})-(\d{2})$/u.exec(key);
+  if (m) return { y: null, m: m[1]!, d: m[2]! };
+  return { y: /^\d{4}$/u.test(key) ? key : null, m: null, d: null };
+}
+
+export const ANSWER_TYPES = ['entity', 'date', 'number', 'yesno', 'any'] as const;
+export type AnswerType = (typeof ANSWER_TYPES)[number];
+
+/**
+ * The kind of value a question asks for, from its wording: who/whom/whose, where, which/what +
+ * noun → entity; when, what year/date/day → date; how many/much, what percentage/number/amount,
+ * what was the revenue/price/cost → number; an auxiliary verb first (is, does, can, …) → yes/no.
+ */
+export function answerTypeOf(question: string): AnswerType {
+  const q = question.trim().toLowerCase();
+  if (/^(?:when\b|(?:on\s+)?what\s+(?:year|date|day|month|time)\b|(?:in\s+)?which\s+(?:year|month)\b)/u.test(q))
+    return 'date';
+  if (/\b(?:release|premiere|launch|founding|birth|death)\s+date\b|\bwhat\s+is\s+the\s+date\b|\bdate\s+of\b/u.test(q))
+    return 'date';
+  if (/^how\s+(?:many|much|long|old|far|often|tall|big)\b/u.test(q)) return 'number';
+  if (
+    /\bwhat\s+(?:percentage|percent|number|amount|share|rate)\b|\b(?:revenue|price|cost|salary|budget|population|income)\b/u.test(
+      q,
+    )
+  ) {
+    return 'number';
+  }
+  if (/\bhow\s+(?:many|much)\b/u.test(q)) return 'number';
+  if (/^(?:who|whom|whose|where|which|what|name)\b/u.test(q)) return 'entity';
+  if (/\b(?:who|whom|whose|which)\b/u.test(q)) return 'entity';
+  if (/^(?:is|are|was|were|does|do|did|can|could|should|will|would|has|have|had|must|may)\b/u.test(q)) return 'yesno';
+  return 'any';
+}
+
+/** Whether a value of this kind answers a question of that type. */
+export function kindAnswers(kind: ValueKind, type: AnswerType): boolean {
+  if (type === 'any') return true;
+  if (type === 'yesno') return false;
+  return kind === type;
+}
+
+const NEGATIONS = new Set(['not', 'no', 'never', 'none', 'neither', 'nor', 'without', 'cannot']);
+
+/** True when the text negates ("not", "no", "never", "n't", …). */
+export function hasNegation(text: string): boolean {
+  for (const t of tokenize(text)) {
+    if (NEGATIONS.has(t.lower) || /n['’]t$/u.test(t.lower)) return true;
+  }
+  return false;
+}

@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import { chunkDocument } from '../core/ingest/chunk';
+import { parseSections } from '../core/ingest/markdown';
+import { assignPages } from '../core/ingest/pages';
+import { nodePdfAssets } from '../node/pdf-assets';
+import { pdf, type PdfLine } from '../../test/fixtures/documents';
+import { parsePdf } from './pdf';
+import type { ParseProgress } from './types';
+
+const assets = nodePdfAssets();
+const words = (s: string): number => s.split(/\s+/).filter(Boolean).length;
+
+/** Body lines 14 pt apart from `y` down. */
+function body(y: number, ...texts: string[]): PdfLine[] {
+  return texts.map((text, i) => ({ text, y: y - 14 * i }));
+}
+
+const POLICY = pdf(
+  [
+    [
+      { text: 'Annual Leave Policy', size: 22, y: 730 },
+      ...body(690, 'Employees accrue two days of leave per month.', 'Leave is approved by the line manager.'),
+      { text: 'Carry-over', size: 16, y: 630 },
+      ...body(605, 'Up to five unused days carry over to the next year.'),
+    ],
+    [
+      { text: 'Sick leave', size: 16, y: 730 },
+      ...body(705, "Sick leave needs a doctor's note after three days.", '# this line starts with a hash'),
+      ...body(640, 'A separate paragraph after a wide gap.'),
+    ],
+  ],
+  { title: 'Leave Policy (2024 edition)' },
+);
+
+describe('parsePdf on a PDF built in the test', () => {
+  it('reads text per page with page ranges into the full text', async () => {
+    const parsed = await parsePdf(POLICY, assets);
+    expect(parsed.format).toBe('pdf');
+    expect(parsed.pages?.map((p) => p.page)).toEqual([1, 2]);
+    const [p1, p2] = parsed.pages!;
+    expect(parsed.text.slice(p1!.start, p1!.end)).toContain('Employees accrue two days');
+    expect(parsed.text.slice(p1!.start, p1!.end)).not.toContain('Sick leave');
+    expect(parsed.text.slice(p2!.start, p2!.end)).toMatch(/^## Sick leave/);
+    expect(p1!.end).toBeLessThanOrEqual(p2!.start);
+  });
+
+  it('recovers headings from font size, largest first, and the chunker sees them as sections', async () => {
+    const parsed = await parsePdf(POLICY, assets);
+    expect(parsed.headings).toEqual(['Annual Leave Policy', 'Carry-over', 'Sick leave']);
+    expect(parsed.text.startsWith('# Annual Leave Policy\n\n')).toBe(true);
+    const trails = parseSections(parsed.text, 'markdown').map((s) => s.headings);
+    expect(trails).toEqual([['Annual Leave Policy'], ['Annual Leave Policy', 'Carry-over'], ['Annual Leave Policy', 'Sick leave']]);
+  });
+
+  it('keeps body text that looks like Markdown from becoming structure, and splits paragraphs at wide gaps', async () => {
+    const parsed = await parsePdf(POLICY, assets);
+    expect(parsed.text).toContain('    # this line starts with a hash');
+    expect(parsed.text).toContain('three days.\n    # this line starts with a hash\n\nA separate paragraph');
+  });
+
+  it('gives every chunk the page its text comes from', async () => {
+    const parsed = await parsePdf(POLICY, assets);
+    const chunks = assignPages(chunkDocument({ docId: 'd', text: parsed.text, format: 'markdown' }, { countTokens: words, maxTokens: 12 }), parsed.pages!);
+    expect(chunks.length).toBeGreaterThan(2);
+    for (const c of chunks) {
+      const page = c.text.includes('Sick') || c.text.includes('hash') || c.text.includes('separate') ? 2 : 1;
+      expect(c.page, c.text).toBe(page);
+    }
+  });
+
+  it('takes the title from the document info and reports progress per page', async () => {
+    const progress: ParseProgress[] = [];
+    const parsed = await parsePdf(POLICY, { ...assets, onProgress: (p) => progress.push(p) });
+    expect(parsed.title).toBe('Leave Policy (2024 edition)');
+    expect(progress).toEqual([
+      { phase: 'pages', done: 1, total: 2 },
+      { phase: 'pages', done: 2, total: 2 },
+    ]);
+  });
+
+  it('does not detach or change the caller’s bytes', async () => {
+    const bytes = POLICY.slice();
+    await parsePdf(bytes, assets);
+    expect(bytes.byteLength).toBe(POLICY.byteLength);
+    expect(bytes).toEqual(POLICY);
+  });
+
+  it('reports pages without a text layer, and fails with pdf_no_text when no page has text', async () => {
+    const mixed = await parsePdf(pdf([[...body(700, 'Only the first page has text.')], []]), assets);
+    expect(mixed.warnings.find((w) => w.code === 'pages_without_text')?.message).toMatch(/\b2\b/);
+    const scanned = parsePdf(pdf([[], []]), assets);
+    await expect(scanned).rejects.toMatchObject({ code: 'pdf_no_text' });
+    await expect(parsePdf(pdf([[]]), assets)).rejects.toThrow(/no extractable text \(scanned\?\)/);
+  });
+
+  it('fails with pdf_corrupt on a truncated file', async () => {
+    const cut = POLICY.subarray(0, Math.floor(POLICY.length * 0.4));
+    await expect(parsePdf(cut, assets)).rejects.toMatchObject({ code: 'pdf_corrupt' });
+  });
+
+  it('stops with aborted when the signal fires', async () => {
+    const ac = new AbortController();
+    ac.abort();
+    await expect(parsePdf(POLICY, { ...assets, signal: ac.signal })).rejects.toMatchObject({ code: 'aborted' });
+    const mid = new AbortController();
+    const run = parsePdf(POLICY, { ...assets, signal: mid.signal, onProgress: () => mid.abort() });
+    await expect(run).rejects.toMatchObject({ code: 'aborted' });
+  });
+
+  it('fetches standard-font data through fetchAsset by the configured URL', async () => {
+    const asked: string[] = [];
+    await parsePdf(POLICY, {
+      ...assets,
+      fetchAsset: (url) => {
+        asked.push(url);
+        return assets.fetchAsset(url);
+      },
+    });
+    expect(asked.length).toBeGreaterThan(0);
+    expect(asked.every((u) => u.startsWith(assets.standardFontDataUrl) || u.startsWith(assets.cMapUrl))).toBe(true);
+  });
+});

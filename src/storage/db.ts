@@ -1,0 +1,206 @@
+/**
+ * Opening the database, its versioned migrations, and the two rules every write follows:
+ * one transaction per logical change (aborted as a whole on any failure), and storage errors
+ * mapped to values a user can act on.
+ */
+import {
+  openDB,
+  type IDBPDatabase,
+  type IDBPTransaction,
+  type StoreNames,
+} from 'idb';
+import { EvidentError } from '../core/errors';
+import { vectorStateOf } from '../core/library-format';
+import { DB_NAME, DB_VERSION, type EvidentDB } from './schema';
+
+export type Db = IDBPDatabase<EvidentDB>;
+type UpgradeTx = IDBPTransaction<EvidentDB, StoreNames<EvidentDB>[], 'versionchange'>;
+
+/** A v1 document: no `vectorState`, no `updatedAt` (v2 derives them). */
+interface V1Document {
+  readonly id: string;
+  readonly chunkCount: number;
+  readonly addedAt: number;
+  readonly [key: string]: unknown;
+}
+/** A v1 vector segment: no `docAddedAt`, no `encoding` (v2 adds them). */
+interface V1Vectors {
+  readonly docId: string;
+  readonly chunkIds: readonly string[];
+  readonly [key: string]: unknown;
+}
+
+/**
+ * Brings a database from `oldVersion` to `targetVersion`, one step per version. Every step only
+ * adds (stores, indexes, derived fields), so data written by an older Evident stays readable.
+ *
+ * - v1: documents, chunks (+ by-doc), vectors (one segment per document), lexical, settings, priors.
+ * - v2: feedback log (+ by-doc), ingest queue, documents by-hash; documents gain `vectorState`
+ *   (derived from their vector rows) and `updatedAt`; vector segments gain `docAddedAt` and `encoding`.
+ *
+ * Exported with a target version so tests can build a database exactly as an older version did.
+ */
+export async function migrate(db: Db, oldVersion: number, targetVersion: number, tx: UpgradeTx): Promise<void> {
+  if (oldVersion < 1 && targetVersion >= 1) {
+    db.createObjectStore('documents', { keyPath: 'id' });
+    db.createObjectStore('chunks', { keyPath: 'id' }).createIndex('by-doc', 'docId');
+    db.createObjectStore('vectors', { keyPath: 'docId' });
+    db.createObjectStore('lexical');
+    db.createObjectStore('settings');
+    db.createObjectStore('priors');
+  }
+  if (oldVersion < 2 && targetVersion >= 2) {
+    db.createObjectStore('feedback', { keyPath: 'id', autoIncrement: true }).createIndex('by-doc', 'docId');
+    db.createObjectStore('ingestQueue', { keyPath: 'seq', autoIncrement: true });
+    const documents = tx.objectStore('documents');
+    documents.createIndex('by-hash', 'bytesHash');
+    // Derived fields: only requests on the upgrade transaction are awaited here, so it stays active.
+    const vectorStore = tx.objectStore('vectors');
+    const addedAt = new Map<string, number>();
+    const writes: Promise<unknown>[] = [];
+    for (let cursor = await documents.openCursor(); cursor; cursor = await cursor.continue()) {
+      const old = cursor.value as unknown as V1Document;
+      const vectors = (await vectorStore.get(old.id)) as unknown as V1Vectors | undefined;
+      const rows = vectors?.chunkIds.length ?? 0;
+      addedAt.set(old.id, old.addedAt);
+      writes.push(
+        cursor.update({ ...cursor.value, updatedAt: old.addedAt, vectorState: vectorStateOf(rows, old.chunkCount) }),
+      );
+    }
+    for (let cursor = await vectorStore.openCursor(); cursor; cursor = await cursor.continue()) {
+      const old = cursor.value as unknown as V1Vectors;
+      writes.push(cursor.update({ ...cursor.value, encoding: 'f32', docAddedAt: addedAt.get(old.docId) ?? 0 }));
+    }
+    await Promise.all(writes);
+  }
+}
+
+export interface OpenOptions {
+  readonly name?: string;
+  /** Called when another tab needs a newer schema: this connection has been closed. */
+  readonly onVersionChange?: () => void;
+}
+
+/** Opens (creating or migrating) the Evident database. */
+export async function openEvidentDb(options: OpenOptions = {}): Promise<Db> {
+  if (typeof indexedDB === 'undefined') {
+    throw new EvidentError('internal', 'This browser does not offer IndexedDB here (private mode?): the library cannot be kept.');
+  }
+  let failed: unknown = null;
+  const db = await openDB<EvidentDB>(options.name ?? DB_NAME, DB_VERSION, {
+    upgrade(database, oldVersion, _newVersion, transaction) {
+      migrate(database, oldVersion, DB_VERSION, transaction).catch((err: unknown) => {
+        // A failed step must not leave a half-migrated schema: abort the version change.
+        failed = err;
+        try {
+          transaction.abort();
+        } catch {
+          // already finished
+        }
+      });
+    },
+    blocking(_current, _blocked, event) {
+      // Let a newer Evident in another tab upgrade; this tab must reload to use the library.
+      (event.target as IDBDatabase).close();
+      options.onVersionChange?.();
+    },
+  }).catch((err: unknown) => {
+    throw failed ?? err;
+  });
+  return db;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Transactions
+// ---------------------------------------------------------------------------------------------
+
+type Names = StoreNames<EvidentDB>;
+export type WriteTx<S extends Names[]> = IDBPTransaction<EvidentDB, S, 'readwrite'>;
+
+/**
+ * Runs `fill` in one readwrite transaction and resolves when it has committed. `fill` may only
+ * issue requests on `tx` and await them (never unrelated work: the transaction would
+ * auto-commit half-done). Requests go through `keep`, so none rejects unobserved. Any failure —
+ * a request that throws, one that errors, or a commit the browser refuses (quota) — aborts the
+ * whole transaction: nothing of it is written.
+ */
+export async function writeTx<S extends Names[], T>(
+  db: Db,
+  stores: S,
+  fill: (tx: WriteTx<S>, keep: <R>(request: Promise<R>) => Promise<R>) => Promise<T> | T,
+): Promise<T> {
+  const tx = db.transaction(stores, 'readwrite');
+  const done = tx.done;
+  done.catch(() => {});
+  const pending: Promise<unknown>[] = [];
+  const keep = <R>(request: Promise<R>): Promise<R> => {
+    request.catch(() => {});
+    pending.push(request);
+    return request;
+  };
+  let result: T;
+  try {
+    result = await fill(tx, keep);
+    await Promise.all(pending);
+  } catch (err) {
+    try {
+      tx.abort();
+    } catch {
+      // The transaction already ended (it failed on its own).
+    }
+    // The transaction's own error (quota at commit) says more than a request's AbortError.
+    throw (await done.then(
+      () => err,
+      (txErr: unknown) => (isAbortError(err) && txErr ? txErr : err),
+    )) as unknown;
+  }
+  await done;
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Errors
+// ---------------------------------------------------------------------------------------------
+
+function nameOf(err: unknown): string {
+  return typeof err === 'object' && err !== null && typeof (err as { name?: unknown }).name === 'string'
+    ? (err as { name: string }).name
+    : '';
+}
+
+function isAbortError(err: unknown): boolean {
+  return nameOf(err) === 'AbortError';
+}
+
+/**
+ * True for every way a browser says "no space": Chromium and Safari's QuotaExceededError (at a
+ * request or at commit), Firefox's NS_ERROR_DOM_QUOTA_REACHED (as a name or in the message,
+ * legacy code 1014), the legacy DOMException code 22, and an abort whose cause is one of these.
+ */
+export function isQuotaError(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  const e = err as { name?: unknown; message?: unknown; code?: unknown; cause?: unknown; error?: unknown };
+  const name = nameOf(err);
+  if (name === 'QuotaExceededError' || name === 'NS_ERROR_DOM_QUOTA_REACHED') return true;
+  if (typeof e.message === 'string' && /NS_ERROR_DOM_QUOTA_REACHED|QuotaExceededError/.test(e.message)) return true;
+  if (e.code === 22 || e.code === 1014) return true;
+  return (e.cause !== undefined && e.cause !== err && isQuotaError(e.cause)) || (e.error !== undefined && e.error !== err && isQuotaError(e.error));
+}
+
+/** The message for a write that did not fit. */
+export function storageFullError(title: string): EvidentError {
+  return new EvidentError(
+    'storage_full',
+    `Storage is full: remove documents or free space. Nothing was saved for "${title}".`,
+  );
+}
+
+/** Maps a failed write about `title` to an `EvidentError`; quota becomes `storage_full`. */
+export function toStorageError(err: unknown, title: string): unknown {
+  if (err instanceof EvidentError) return err;
+  if (isQuotaError(err)) return storageFullError(title);
+  if (nameOf(err) === 'InvalidStateError') {
+    return new EvidentError('internal', 'The library database was closed (Evident was updated in another tab?). Reload the page.');
+  }
+  return err;
+}

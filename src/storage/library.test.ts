@@ -1,0 +1,345 @@
+import 'fake-indexeddb/auto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Bm25Index } from '../core/lexical/bm25';
+import { decodeLibrary, type DocumentRecord, type VectorRecord } from '../core/library-format';
+import { applyFeedback, createPriorState } from '../core/select/priors';
+import type { Chunk } from '../core/types';
+import { fnv1a64 } from '../core/util/hash';
+import { Library, storageUsage } from './library';
+
+let n = 0;
+const open = (): Promise<Library> => Library.open({ name: `evident-lib-test-${n++}` });
+
+function record(id: string, chunkCount: number, addedAt = 1000, extra: Partial<DocumentRecord> = {}): DocumentRecord {
+  return {
+    id,
+    title: `Doc ${id}`,
+    sourceType: 'internal_policy',
+    status: 'current',
+    fileName: `${id}.md`,
+    format: 'markdown',
+    size: 10,
+    bytesHash: fnv1a64(id).repeat(4),
+    addedAt,
+    updatedAt: addedAt,
+    chunkCount,
+    pageCount: null,
+    vectorState: 'pending',
+    ...extra,
+  };
+}
+
+function chunks(docId: string, count: number): Chunk[] {
+  let at = 0;
+  return Array.from({ length: count }, (_, i) => {
+    const text = `chunk ${i} of ${docId} about remote work`;
+    const c: Chunk = {
+      id: `${docId}#${i}`,
+      docId,
+      ordinal: i,
+      text,
+      headings: ['H'],
+      start: at,
+      end: at + text.length,
+      prevId: i > 0 ? `${docId}#${i - 1}` : null,
+      nextId: i < count - 1 ? `${docId}#${i + 1}` : null,
+      hash: fnv1a64(text),
+      tokens: 7,
+    };
+    at += text.length + 2;
+    return c;
+  });
+}
+
+function vectors(doc: DocumentRecord, rows: number, dim = 3): VectorRecord {
+  return {
+    docId: doc.id,
+    embedderId: 'm',
+    dim,
+    encoding: 'f32',
+    chunkIds: Array.from({ length: rows }, (_, i) => `${doc.id}#${i}`),
+    data: Float32Array.from({ length: rows * dim }, (_, i) => i / 10),
+    docAddedAt: doc.addedAt,
+  };
+}
+
+/**
+ * Fakes a full disk in the IndexedDB dependency: the `after`-th put/add from now on throws a
+ * QuotaExceededError DOMException, as browsers do for a write that does not fit.
+ */
+function fillDiskAfter(after: number): () => void {
+  const proto = globalThis.IDBObjectStore.prototype;
+  const put = proto.put;
+  const add = proto.add;
+  let calls = 0;
+  const guard = <F extends (...args: never[]) => unknown>(fn: F) =>
+    function (this: IDBObjectStore, ...args: Parameters<F>) {
+      if (++calls > after) throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+      return fn.apply(this, args);
+    };
+  proto.put = guard(put) as typeof put;
+  proto.add = guard(add) as typeof add;
+  const restore = (): void => {
+    proto.put = put;
+    proto.add = add;
+  };
+  restores.push(restore);
+  return restore;
+}
+const restores: (() => void)[] = [];
+afterEach(() => {
+  for (const r of restores.splice(0)) r();
+});
+
+describe('Library', () => {
+  it('stores a document with its chunks in one transaction and loads it back', async () => {
+    const lib = await open();
+    const doc = record('a', 3);
+    expect(await lib.putDocument({ document: doc, chunks: chunks('a', 3) })).toEqual({ replaced: false });
+    const loaded = await lib.loadAll();
+    expect(loaded.documents).toEqual([doc]);
+    expect(loaded.chunks.map((c) => c.id)).toEqual(['a#0', 'a#1', 'a#2']);
+    expect(loaded.vectors).toEqual([]);
+    expect(loaded.settings.libraryVersion).toBe(1);
+    expect(loaded.ms).toBeGreaterThanOrEqual(0);
+    lib.close();
+  });
+
+  it('replacing a document removes the chunks and vectors of the earlier version', async () => {
+    const lib = await open();
+    const v1 = record('a', 3, 1000);
+    await lib.putDocument({ document: v1, chunks: chunks('a', 3), vectors: vectors(v1, 3) });
+    expect((await lib.getDocument('a'))?.vectorState).toBe('complete');
+    const v2 = record('a', 1, 2000);
+    expect(await lib.putDocument({ document: v2, chunks: chunks('a', 1) })).toEqual({ replaced: true });
+    const loaded = await lib.loadAll();
+    expect(loaded.chunks.map((c) => c.id)).toEqual(['a#0']);
+    expect(loaded.vectors).toEqual([]);
+    expect(loaded.documents[0]).toMatchObject({ addedAt: 2000, vectorState: 'pending' });
+    lib.close();
+  });
+
+  it('fills vectors progressively and ignores vectors of a version that is gone', async () => {
+    const lib = await open();
+    const doc = record('a', 4);
+    await lib.putDocument({ document: doc, chunks: chunks('a', 4) });
+    expect(await lib.putVectors(vectors(doc, 2))).toBe('partial');
+    expect((await lib.getDocument('a'))?.vectorState).toBe('partial');
+    expect(await lib.putVectors(vectors(doc, 4))).toBe('complete');
+    const [stored] = await lib.loadVectors();
+    expect(stored!.chunkIds).toHaveLength(4);
+    expect(Array.from(stored!.data.subarray(0, 3))).toEqual([0, 0.1, 0.2].map((x) => Math.fround(x)));
+    // The document was replaced meanwhile: old vectors are dropped, not stored under the new version.
+    await lib.putDocument({ document: record('a', 4, 5000), chunks: chunks('a', 4) });
+    expect(await lib.putVectors(vectors(doc, 4))).toBeNull();
+    expect(await lib.loadVectors()).toEqual([]);
+    await lib.deleteDocument('a');
+    expect(await lib.putVectors(vectors(doc, 1))).toBeNull();
+    lib.close();
+  });
+
+  it('deletes a document with its chunks, vectors, feedback and per-document priors only', async () => {
+    const lib = await open();
+    const a = record('a', 2);
+    const b = record('b', 2);
+    await lib.putDocument({ document: a, chunks: chunks('a', 2), vectors: vectors(a, 2) });
+    await lib.putDocument({ document: b, chunks: chunks('b', 2), vectors: vectors(b, 1) });
+    await lib.addFeedback({ docId: 'a', sourceType: 'internal_policy', verdict: 'misleading', at: 1 });
+    await lib.addFeedback({ docId: 'b', sourceType: 'internal_policy', verdict: 'helpful', at: 2 });
+    let state = applyFeedback(createPriorState(), { docId: 'a', sourceType: 'internal_policy', verdict: 'misleading', at: 1 });
+    state = applyFeedback(state, { docId: 'b', sourceType: 'internal_policy', verdict: 'helpful', at: 2 });
+    await lib.priors.save(state);
+
+    expect(await lib.deleteDocument('a')).toBe(true);
+    expect(await lib.deleteDocument('a')).toBe(false);
+    const loaded = await lib.loadAll();
+    expect(loaded.documents.map((d) => d.id)).toEqual(['b']);
+    expect(loaded.chunks.every((c) => c.docId === 'b')).toBe(true);
+    expect(loaded.vectors.map((v) => v.docId)).toEqual(['b']);
+    expect((await lib.feedback()).map((f) => f.docId)).toEqual(['b']);
+    const priors = await lib.priors.load();
+    expect(Object.keys(priors.docs)).toEqual(['b']);
+    lib.close();
+  });
+
+  it('edits metadata, validates the patch, and names a missing document', async () => {
+    const lib = await open();
+    await lib.putDocument({ document: record('a', 1), chunks: chunks('a', 1) });
+    const next = await lib.updateMeta('a', { status: 'superseded', effectiveDate: '2024-01-01', sourceType: 'government' });
+    expect(next).toMatchObject({ status: 'superseded', effectiveDate: '2024-01-01', sourceType: 'government' });
+    expect(await lib.getDocument('a')).toEqual(next);
+    await expect(lib.updateMeta('a', { chunkCount: 9 })).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(lib.updateMeta('zz', { status: 'draft' })).rejects.toMatchObject({
+      code: 'invalid_input',
+      message: 'There is no document "zz" in the library.',
+    });
+    lib.close();
+  });
+
+  it('a full disk during an ingest leaves nothing of the document and a clear storage_full error', async () => {
+    const lib = await open();
+    const a = record('a', 2);
+    await lib.putDocument({ document: a, chunks: chunks('a', 2) });
+    const [entry] = await lib.enqueue([
+      { docId: 'big', title: 'Big report', fileName: 'big.md', source: { kind: 'text', text: 'x', format: 'markdown' }, queuedAt: 1 },
+    ]);
+    // The document record and 3 chunks fit; the 4th chunk does not.
+    fillDiskAfter(4);
+    await expect(
+      lib.putDocument({ document: record('big', 10), chunks: chunks('big', 10), dequeue: entry!.seq }),
+    ).rejects.toMatchObject({
+      code: 'storage_full',
+      message: 'Storage is full: remove documents or free space. Nothing was saved for "Doc big".',
+    });
+    restores.pop()!();
+    const loaded = await lib.loadAll();
+    expect(loaded.documents.map((d) => d.id)).toEqual(['a']);
+    expect(loaded.chunks.map((c) => c.id)).toEqual(['a#0', 'a#1']);
+    expect(loaded.settings.libraryVersion).toBe(1);
+    // The queue entry stays: the file can be retried once there is space.
+    expect((await lib.queued()).map((e) => e.docId)).toEqual(['big']);
+    lib.close();
+  });
+
+  it('a full disk while replacing a document keeps the earlier version whole', async () => {
+    const lib = await open();
+    await lib.putDocument({ document: record('a', 3, 1000), chunks: chunks('a', 3) });
+    fillDiskAfter(2);
+    await expect(lib.putDocument({ document: record('a', 5, 2000), chunks: chunks('a', 5) })).rejects.toMatchObject({
+      code: 'storage_full',
+    });
+    restores.pop()!();
+    const loaded = await lib.loadAll();
+    expect(loaded.documents).toEqual([record('a', 3, 1000)]);
+    expect(loaded.chunks).toHaveLength(3);
+    lib.close();
+  });
+
+  it('queues a batch with settings in one transaction; a full disk queues none of it', async () => {
+    const lib = await open();
+    const entry = (id: string) => ({
+      docId: id,
+      title: id.toUpperCase(),
+      fileName: `${id}.txt`,
+      source: { kind: 'text' as const, text: id, format: 'text' as const },
+      queuedAt: 1,
+    });
+    fillDiskAfter(1);
+    await expect(lib.enqueue([entry('a'), entry('b')], { demoInstalled: true })).rejects.toMatchObject({
+      code: 'storage_full',
+      message: expect.stringContaining('Nothing was saved for "A" and 1 more "files"'),
+    });
+    restores.pop()!();
+    expect(await lib.queued()).toEqual([]);
+    expect(await lib.getSetting('demoInstalled')).toBeUndefined();
+
+    const queued = await lib.enqueue([entry('a'), entry('b')], { demoInstalled: true });
+    expect(queued.map((e) => e.seq)).toEqual([1, 2]);
+    expect(await lib.getSetting('demoInstalled')).toBe(true);
+    // Storing the document removes its queue entry in the same transaction.
+    await lib.putDocument({ document: record('a', 1), chunks: chunks('a', 1), dequeue: queued[0]!.seq });
+    expect((await lib.queued()).map((e) => e.docId)).toEqual(['b']);
+    await lib.dequeue(queued[1]!.seq!);
+    expect((await lib.loadText()).queued).toBe(0);
+    lib.close();
+  });
+
+  it('persists the prior state as a PriorStore and rejects an invalid one', async () => {
+    const lib = await open();
+    expect(await lib.priors.load()).toEqual(createPriorState());
+    const state = applyFeedback(createPriorState({ blog: 0.3 }), { sourceType: 'blog', verdict: 'helpful', at: 10 });
+    await lib.priors.save(state);
+    expect(await lib.priors.load()).toEqual(state);
+    await expect(lib.priors.save({ ...state, version: 2 } as never)).rejects.toMatchObject({ code: 'cache_corrupted' });
+    expect(await lib.priors.load()).toEqual(state);
+    lib.close();
+  });
+
+  it('keeps a serialized lexical index only while it matches the library version', async () => {
+    const lib = await open();
+    await lib.putDocument({ document: record('a', 2), chunks: chunks('a', 2) });
+    const index = Bm25Index.build(chunks('a', 2).map((c) => ({ id: c.id, title: 'A', headings: '', text: c.text })));
+    const version = (await lib.getSetting('libraryVersion'))!;
+    expect(await lib.saveLexical({ libraryVersion: version, index: index.serialize() })).toBe(true);
+    const stored = await lib.loadLexical();
+    expect(Bm25Index.deserialize(stored!.index).search('remote', { k: 1 })[0]!.id).toBe(index.search('remote', { k: 1 })[0]!.id);
+    await lib.updateMeta('a', { title: 'Renamed' });
+    expect(await lib.loadLexical()).toBeUndefined();
+    expect(await lib.saveLexical({ libraryVersion: version, index: index.serialize() })).toBe(false);
+    lib.close();
+  });
+
+  it('exports and imports the library; merge replaces same ids, replace empties first', async () => {
+    const src = await open();
+    const a = record('a', 2);
+    const b = record('b', 3, 1000, { effectiveDate: '2024-05-01' });
+    await src.putDocument({ document: a, chunks: chunks('a', 2), vectors: vectors(a, 2) });
+    await src.putDocument({ document: b, chunks: chunks('b', 3), vectors: vectors(b, 1) });
+    await src.addFeedback({ docId: 'a', chunkId: 'a#1', sourceType: 'internal_policy', verdict: 'helpful', at: 3 });
+    await src.priors.save(createPriorState({ blog: 0.2 }));
+    const bytes = await src.exportLibrary();
+    expect(decodeLibrary(bytes).documents).toHaveLength(2);
+
+    const dst = await open();
+    const old = record('a', 5, 500);
+    await dst.putDocument({ document: old, chunks: chunks('a', 5), vectors: vectors(old, 5) });
+    await dst.putDocument({ document: record('c', 1), chunks: chunks('c', 1) });
+    expect(await dst.importLibrary(bytes)).toEqual({ documents: 2, chunks: 5, vectors: 3, replaced: 1 });
+    const merged = await dst.loadAll();
+    expect(merged.documents.map((d) => [d.id, d.chunkCount, d.vectorState])).toEqual([
+      ['a', 2, 'complete'],
+      ['b', 3, 'partial'],
+      ['c', 1, 'pending'],
+    ]);
+    expect(merged.chunks.filter((c) => c.docId === 'a')).toHaveLength(2);
+    expect(Array.from(merged.vectors.find((v) => v.docId === 'b')!.data)).toEqual(Array.from(vectors(b, 1).data));
+    expect(await dst.priors.load()).toEqual(createPriorState({ blog: 0.2 }));
+    expect(await dst.feedback('a')).toMatchObject([{ chunkId: 'a#1', verdict: 'helpful' }]);
+
+    expect(await dst.importLibrary(bytes, { mode: 'replace' })).toMatchObject({ documents: 2, replaced: 0 });
+    expect((await dst.loadAll()).documents.map((d) => d.id)).toEqual(['a', 'b']);
+    src.close();
+    dst.close();
+  });
+
+  it('an invalid import writes nothing; a full disk during import writes nothing', async () => {
+    const src = await open();
+    const a = record('a', 2);
+    await src.putDocument({ document: a, chunks: chunks('a', 2), vectors: vectors(a, 2) });
+    const bytes = await src.exportLibrary();
+    const dst = await open();
+    await dst.putDocument({ document: record('keep', 1), chunks: chunks('keep', 1) });
+    const before = await dst.loadAll();
+
+    const broken = bytes.slice(0, bytes.length - 4);
+    await expect(dst.importLibrary(broken)).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(dst.importLibrary(new TextEncoder().encode('{"documents":[]}'))).rejects.toMatchObject({
+      code: 'invalid_input',
+    });
+    await expect(dst.importLibrary(bytes, { mode: 'wipe' as never })).rejects.toMatchObject({ code: 'invalid_option' });
+    fillDiskAfter(2);
+    await expect(dst.importLibrary(bytes, { mode: 'replace' })).rejects.toMatchObject({
+      code: 'storage_full',
+      message: expect.stringContaining('Nothing was saved for "the imported library"'),
+    });
+    restores.pop()!();
+    const after = await dst.loadAll();
+    expect(after.documents).toEqual(before.documents);
+    expect(after.chunks).toEqual(before.chunks);
+    expect(after.settings).toEqual(before.settings);
+    src.close();
+    dst.close();
+  });
+
+  it('finds a file already in the library by its hash', async () => {
+    const lib = await open();
+    await lib.putDocument({ document: record('a', 1), chunks: chunks('a', 1) });
+    expect((await lib.findByHash(record('a', 1).bytesHash)).map((d) => d.id)).toEqual(['a']);
+    expect(await lib.findByHash('00'.repeat(32))).toEqual([]);
+    lib.close();
+  });
+
+  it('reports storage usage as unknown where the runtime has no StorageManager', async () => {
+    expect(await storageUsage({ requestPersist: true })).toEqual({ usage: null, quota: null, persisted: null });
+  });
+});

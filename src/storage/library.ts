@@ -1,0 +1,412 @@
+/**
+ * The persisted library: documents, their chunks and vectors, settings, priors, the feedback log
+ * and the ingest queue, in IndexedDB. Every change that must be all-or-nothing is one
+ * transaction: a document with all its chunks (and its queue entry's removal), a deletion with
+ * everything that hangs off the document, an import. A full disk aborts the transaction and
+ * surfaces as `storage_full` naming what was not saved.
+ */
+import { EvidentError } from '../core/errors';
+import {
+  applyMetaPatch,
+  decodeLibrary,
+  encodeLibrary,
+  validateMetaPatch,
+  vectorStateOf,
+  type DocumentRecord,
+  type FeedbackRecord,
+  type ImportLimits,
+  type LibrarySnapshot,
+  type VectorRecord,
+  type VectorState,
+} from '../core/library-format';
+import { createPriorState, parsePriorState, type PriorState, type PriorStore } from '../core/select/priors';
+import type { Chunk } from '../core/types';
+import { openEvidentDb, toStorageError, writeTx, type Db, type OpenOptions, type WriteTx } from './db';
+import type { LexicalRecord, QueueEntry, SettingKey, Settings } from './schema';
+
+export { storageUsage, type StorageUsage } from './usage';
+
+export interface PutDocumentInput {
+  readonly document: DocumentRecord;
+  /** Every chunk of the document. */
+  readonly chunks: readonly Chunk[];
+  readonly vectors?: VectorRecord;
+  /** The ingest-queue entry the document came from: removed in the same transaction. */
+  readonly dequeue?: number;
+}
+
+/** What startup reads before the library is searchable lexically. */
+export interface LoadedText {
+  readonly documents: DocumentRecord[];
+  readonly chunks: Chunk[];
+  readonly settings: Partial<Settings>;
+  /** Files of an interrupted batch still waiting in the ingest queue. */
+  readonly queued: number;
+  readonly ms: number;
+}
+
+export interface LoadedLibrary extends LoadedText {
+  readonly vectors: VectorRecord[];
+  readonly vectorsMs: number;
+}
+
+export interface ImportOptions {
+  /** `merge` (default) adds the file's documents, replacing ones with the same id; `replace` empties the library first. */
+  readonly mode?: 'merge' | 'replace';
+  readonly limits?: Partial<ImportLimits>;
+}
+
+export interface ImportSummary {
+  readonly documents: number;
+  readonly chunks: number;
+  readonly vectors: number;
+  /** Documents of the library that the import replaced (same id). */
+  readonly replaced: number;
+}
+
+type DocStores = ['documents', 'chunks', 'vectors', 'feedback', 'settings'];
+/** Any readwrite transaction that includes the stores a helper uses (the helper names them). */
+type AnyWriteTx = { objectStore(name: never): unknown };
+
+export class Library {
+  private constructor(private readonly db: Db) {}
+
+  static async open(options: OpenOptions = {}): Promise<Library> {
+    return new Library(await openEvidentDb(options));
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  /**
+   * Stores a document with all its chunks (and vectors, when given) in one transaction,
+   * replacing an earlier version with the same id. Resolves with whether it replaced one.
+   */
+  async putDocument(input: PutDocumentInput): Promise<{ replaced: boolean }> {
+    const { document: doc, chunks, vectors, dequeue } = input;
+    if (chunks.length !== doc.chunkCount || chunks.some((c) => c.docId !== doc.id)) {
+      throw new EvidentError('internal', `putDocument: the chunks of "${doc.id}" do not match its record.`);
+    }
+    if (vectors && (vectors.docId !== doc.id || vectors.docAddedAt !== doc.addedAt)) {
+      throw new EvidentError('internal', `putDocument: the vectors do not belong to "${doc.id}".`);
+    }
+    const record: DocumentRecord = { ...doc, vectorState: vectorStateOf(vectors?.chunkIds.length ?? 0, doc.chunkCount) };
+    try {
+      return await writeTx(
+        this.db,
+        ['documents', 'chunks', 'vectors', 'feedback', 'settings', 'ingestQueue'],
+        async (tx, keep) => {
+          const replaced = (await keep(tx.objectStore('documents').get(doc.id))) !== undefined;
+          if (replaced) await removeDocumentData(tx, keep, doc.id, { keepFeedback: true });
+          keep(tx.objectStore('documents').put(record));
+          const chunkStore = tx.objectStore('chunks');
+          for (const c of chunks) keep(chunkStore.put(c));
+          if (vectors) keep(tx.objectStore('vectors').put(vectors));
+          if (dequeue !== undefined) keep(tx.objectStore('ingestQueue').delete(dequeue));
+          await bumpLibraryVersion(tx, keep);
+          return { replaced };
+        },
+      );
+    } catch (err) {
+      throw toStorageError(err, doc.title);
+    }
+  }
+
+  /**
+   * Stores a document's vector segment (all rows so far) and its vector state. Resolves `null`,
+   * writing nothing, when that version of the document is gone (deleted or replaced meanwhile).
+   */
+  async putVectors(vectors: VectorRecord): Promise<VectorState | null> {
+    if (vectors.data.length !== vectors.chunkIds.length * vectors.dim) {
+      throw new EvidentError('internal', `putVectors: "${vectors.docId}" has a segment of the wrong length.`);
+    }
+    let title = vectors.docId;
+    try {
+      return await writeTx(this.db, ['documents', 'vectors'], async (tx, keep) => {
+        const doc = await keep(tx.objectStore('documents').get(vectors.docId));
+        if (!doc || doc.addedAt !== vectors.docAddedAt) return null;
+        title = doc.title;
+        if (vectors.chunkIds.length > doc.chunkCount) {
+          throw new EvidentError('internal', `putVectors: more rows than chunks for "${doc.id}".`);
+        }
+        const vectorState = vectorStateOf(vectors.chunkIds.length, doc.chunkCount);
+        keep(tx.objectStore('vectors').put(vectors));
+        if (doc.vectorState !== vectorState) keep(tx.objectStore('documents').put({ ...doc, vectorState }));
+        return vectorState;
+      });
+    } catch (err) {
+      throw toStorageError(err, title);
+    }
+  }
+
+  /** Removes a document with its chunks, vectors, feedback and per-document priors. False when absent. */
+  async deleteDocument(docId: string): Promise<boolean> {
+    return writeTx(this.db, ['documents', 'chunks', 'vectors', 'feedback', 'settings', 'priors'], async (tx, keep) => {
+      const doc = await keep(tx.objectStore('documents').get(docId));
+      if (!doc) return false;
+      await removeDocumentData(tx, keep, docId, { keepFeedback: false });
+      const priors = tx.objectStore('priors');
+      const state = await keep(priors.get('state'));
+      if (state && Object.hasOwn(state.docs, docId)) {
+        const docs = { ...state.docs };
+        delete docs[docId];
+        keep(priors.put({ ...state, docs }, 'state'));
+      }
+      await bumpLibraryVersion(tx, keep);
+      return true;
+    });
+  }
+
+  /** Edits a document's metadata (title, source type, status, effective date, language). */
+  async updateMeta(docId: string, patch: unknown): Promise<DocumentRecord> {
+    const clean = validateMetaPatch(patch);
+    try {
+      return await writeTx(this.db, ['documents', 'settings'], async (tx, keep) => {
+        const doc = await keep(tx.objectStore('documents').get(docId));
+        if (!doc) throw new EvidentError('invalid_input', `There is no document "${docId}" in the library.`);
+        const next = applyMetaPatch(doc, clean, Date.now());
+        keep(tx.objectStore('documents').put(next));
+        // The title is a BM25 field: a stored lexical index no longer matches.
+        if (next.title !== doc.title) await bumpLibraryVersion(tx, keep);
+        return next;
+      });
+    } catch (err) {
+      throw toStorageError(err, docId);
+    }
+  }
+
+  async getDocument(docId: string): Promise<DocumentRecord | undefined> {
+    return this.db.get('documents', docId);
+  }
+
+  async findByHash(bytesHash: string): Promise<DocumentRecord[]> {
+    return this.db.getAllFromIndex('documents', 'by-hash', bytesHash);
+  }
+
+  /** Documents, chunks and settings: enough to search lexically. One read transaction. */
+  async loadText(): Promise<LoadedText> {
+    const t0 = performance.now();
+    const tx = this.db.transaction(['documents', 'chunks', 'settings', 'ingestQueue'], 'readonly');
+    const settingsStore = tx.objectStore('settings');
+    const [documents, chunks, keys, values, queued] = await Promise.all([
+      tx.objectStore('documents').getAll(),
+      tx.objectStore('chunks').getAll(),
+      settingsStore.getAllKeys(),
+      settingsStore.getAll(),
+      tx.objectStore('ingestQueue').count(),
+      tx.done,
+    ]);
+    const settings: Record<string, unknown> = {};
+    keys.forEach((k, i) => (settings[k] = values[i]));
+    return { documents, chunks, settings: settings as Partial<Settings>, queued, ms: performance.now() - t0 };
+  }
+
+  /** Every vector segment (one read transaction). */
+  async loadVectors(): Promise<VectorRecord[]> {
+    return this.db.getAll('vectors');
+  }
+
+  /** Everything startup needs, with the time of each part. */
+  async loadAll(): Promise<LoadedLibrary> {
+    const text = await this.loadText();
+    const t0 = performance.now();
+    const vectors = await this.loadVectors();
+    return { ...text, vectors, vectorsMs: performance.now() - t0 };
+  }
+
+  async getSetting<K extends SettingKey>(key: K): Promise<Settings[K] | undefined> {
+    return (await this.db.get('settings', key)) as Settings[K] | undefined;
+  }
+
+  async setSetting<K extends SettingKey>(key: K, value: Settings[K]): Promise<void> {
+    try {
+      await writeTx(this.db, ['settings'], (tx, keep) => keep(tx.objectStore('settings').put(value, key)));
+    } catch (err) {
+      throw toStorageError(err, `the setting ${key}`);
+    }
+  }
+
+  /** The stored lexical index, when it was built from the library as it is now. */
+  async loadLexical(): Promise<LexicalRecord | undefined> {
+    const tx = this.db.transaction(['lexical', 'settings'], 'readonly');
+    const [record, version] = await Promise.all([
+      tx.objectStore('lexical').get('bm25'),
+      tx.objectStore('settings').get('libraryVersion'),
+      tx.done,
+    ]);
+    return record && record.libraryVersion === (version ?? 0) ? record : undefined;
+  }
+
+  /** Stores a lexical index built from `libraryVersion` (ignored when the library moved on). */
+  async saveLexical(record: LexicalRecord): Promise<boolean> {
+    return writeTx(this.db, ['lexical', 'settings'], async (tx, keep) => {
+      const version = (await keep(tx.objectStore('settings').get('libraryVersion'))) ?? 0;
+      if (version !== record.libraryVersion) return false;
+      keep(tx.objectStore('lexical').put(record, 'bm25'));
+      return true;
+    });
+  }
+
+  /**
+   * Queues a batch of files (one transaction) before any is ingested, so a batch cut short by a
+   * reload resumes; `settings` are written in the same transaction (e.g. `demoInstalled`).
+   * Returns the entries with their keys, in order.
+   */
+  async enqueue(entries: readonly QueueEntry[], settings: Partial<Settings> = {}): Promise<QueueEntry[]> {
+    const title =
+      entries.length === 1 ? (entries[0]?.title ?? '') : `${entries[0]?.title ?? ''}" and ${entries.length - 1} more "files`;
+    try {
+      return await writeTx(this.db, ['ingestQueue', 'settings'], async (tx, keep) => {
+        const queue = tx.objectStore('ingestQueue');
+        const keys = await Promise.all(entries.map((e) => keep(queue.add(e))));
+        for (const [k, v] of Object.entries(settings)) keep(tx.objectStore('settings').put(v, k as SettingKey));
+        return entries.map((e, i) => ({ ...e, seq: keys[i] as number }));
+      });
+    } catch (err) {
+      throw toStorageError(err, title);
+    }
+  }
+
+  /** Entries still waiting, oldest first. */
+  async queued(): Promise<QueueEntry[]> {
+    return this.db.getAll('ingestQueue');
+  }
+
+  /** Drops a queue entry that cannot be ingested (its error was reported). */
+  async dequeue(seq: number): Promise<void> {
+    await writeTx(this.db, ['ingestQueue'], (tx, keep) => keep(tx.objectStore('ingestQueue').delete(seq)));
+  }
+
+  /** Empties the queue (a batch given up after a full disk). */
+  async clearQueue(): Promise<void> {
+    await writeTx(this.db, ['ingestQueue'], (tx, keep) => keep(tx.objectStore('ingestQueue').clear()));
+  }
+
+  async addFeedback(record: FeedbackRecord): Promise<number> {
+    const { id: _id, ...rest } = record;
+    try {
+      return await writeTx(this.db, ['feedback'], (tx, keep) => keep(tx.objectStore('feedback').add(rest)));
+    } catch (err) {
+      throw toStorageError(err, 'your feedback');
+    }
+  }
+
+  async feedback(docId?: string): Promise<FeedbackRecord[]> {
+    return docId === undefined
+      ? this.db.getAll('feedback')
+      : this.db.getAllFromIndex('feedback', 'by-doc', docId);
+  }
+
+  /** The source priors, kept in the `priors` store. */
+  get priors(): PriorStore {
+    return new IdbPriorStore(this.db);
+  }
+
+  /** The whole library as one export file (read in one transaction, then encoded). */
+  async exportLibrary(): Promise<Uint8Array> {
+    const tx = this.db.transaction(['documents', 'chunks', 'vectors', 'priors', 'feedback'], 'readonly');
+    const [documents, chunks, vectors, priors, feedback] = await Promise.all([
+      tx.objectStore('documents').getAll(),
+      tx.objectStore('chunks').getAll(),
+      tx.objectStore('vectors').getAll(),
+      tx.objectStore('priors').get('state'),
+      tx.objectStore('feedback').getAll(),
+      tx.done,
+    ]);
+    const snapshot: LibrarySnapshot = { documents, chunks, vectors, priors: priors ?? null, feedback };
+    return encodeLibrary(snapshot);
+  }
+
+  /**
+   * Validates an export file completely, then writes it in one transaction. An invalid file
+   * throws `invalid_input` and a full disk `storage_full`; in both cases nothing is written.
+   */
+  async importLibrary(bytes: Uint8Array, options: ImportOptions = {}): Promise<ImportSummary> {
+    const mode = options.mode ?? 'merge';
+    if (mode !== 'merge' && mode !== 'replace') {
+      throw new EvidentError('invalid_option', `importLibrary: mode must be one of merge, replace, got "${String(mode)}".`);
+    }
+    const snap = decodeLibrary(bytes, options.limits);
+    try {
+      return await writeTx(
+        this.db,
+        ['documents', 'chunks', 'vectors', 'feedback', 'settings', 'priors', 'lexical'],
+        async (tx, keep) => {
+          let replaced = 0;
+          if (mode === 'replace') {
+            for (const store of ['documents', 'chunks', 'vectors', 'feedback', 'priors', 'lexical'] as const) {
+              keep(tx.objectStore(store).clear());
+            }
+          } else {
+            for (const d of snap.documents) {
+              if ((await keep(tx.objectStore('documents').get(d.id))) === undefined) continue;
+              replaced++;
+              await removeDocumentData(tx, keep, d.id, { keepFeedback: false });
+            }
+          }
+          for (const d of snap.documents) keep(tx.objectStore('documents').put(d));
+          for (const c of snap.chunks) keep(tx.objectStore('chunks').put(c));
+          for (const v of snap.vectors) keep(tx.objectStore('vectors').put(v));
+          for (const f of snap.feedback) keep(tx.objectStore('feedback').add(f));
+          if (snap.priors && (mode === 'replace' || (await keep(tx.objectStore('priors').get('state'))) === undefined)) {
+            keep(tx.objectStore('priors').put(snap.priors, 'state'));
+          }
+          await bumpLibraryVersion(tx, keep);
+          return {
+            documents: snap.documents.length,
+            chunks: snap.chunks.length,
+            vectors: snap.vectors.reduce((s, v) => s + v.chunkIds.length, 0),
+            replaced,
+          };
+        },
+      );
+    } catch (err) {
+      throw toStorageError(err, 'the imported library');
+    }
+  }
+}
+
+/** Deletes a document's record, chunks and vectors (and feedback) inside the caller's transaction. */
+async function removeDocumentData(
+  tx: AnyWriteTx,
+  keep: <R>(request: Promise<R>) => Promise<R>,
+  docId: string,
+  opts: { keepFeedback: boolean },
+): Promise<void> {
+  const t = tx as unknown as WriteTx<DocStores>;
+  const chunks = t.objectStore('chunks');
+  const keys = await keep(chunks.index('by-doc').getAllKeys(docId));
+  for (const k of keys) keep(chunks.delete(k));
+  keep(t.objectStore('vectors').delete(docId));
+  keep(t.objectStore('documents').delete(docId));
+  if (!opts.keepFeedback) {
+    const feedback = t.objectStore('feedback');
+    for (const k of await keep(feedback.index('by-doc').getAllKeys(docId))) keep(feedback.delete(k));
+  }
+}
+
+async function bumpLibraryVersion(tx: AnyWriteTx, keep: <R>(request: Promise<R>) => Promise<R>): Promise<void> {
+  const settings = (tx as unknown as WriteTx<['settings']>).objectStore('settings');
+  const version = ((await keep(settings.get('libraryVersion'))) as number | undefined) ?? 0;
+  keep(settings.put(version + 1, 'libraryVersion'));
+}
+
+/** `PriorStore` on the `priors` store; an unreadable stored state throws `cache_corrupted` (priors.ts). */
+export class IdbPriorStore implements PriorStore {
+  constructor(private readonly db: Db) {}
+
+  async load(): Promise<PriorState> {
+    const stored = await this.db.get('priors', 'state');
+    return stored === undefined ? createPriorState() : parsePriorState(stored);
+  }
+
+  async save(state: PriorState): Promise<void> {
+    const clean = parsePriorState(state);
+    try {
+      await writeTx(this.db, ['priors'], (tx, keep) => keep(tx.objectStore('priors').put(clean, 'state')));
+    } catch (err) {
+      throw toStorageError(err, 'the source priors');
+    }
+  }
+}

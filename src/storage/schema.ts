@@ -1,0 +1,105 @@
+/**
+ * The one IndexedDB schema of Evident: every store, key and index, as of the current version.
+ * `db.ts` migrates older databases to it; the record types live in `src/core/library-format.ts`
+ * because the export file carries the same records.
+ */
+import type { DBSchema } from 'idb';
+import type { DocumentFormat, DocumentRecord, FeedbackRecord, VectorRecord } from '../core/library-format';
+import type { SerializedBm25 } from '../core/lexical/bm25';
+import type { PriorState } from '../core/select/priors';
+import type { Chunk, DocStatus, SourceType } from '../core/types';
+
+export const DB_NAME = 'evident';
+
+/** Current schema version; `db.ts` has one migration step per version. */
+export const DB_VERSION = 2;
+
+/** User settings and library flags, one record per key. */
+export interface Settings {
+  /** Model profile chosen in settings. */
+  readonly profile: 'embedded' | 'enhanced';
+  /** Evidence token budget for packing. */
+  readonly budget: number;
+  /** MMR λ (relevance vs diversity). */
+  readonly mmrLambda: number;
+  /** Bounds of the elbow cutoff. */
+  readonly cutoffBounds: { readonly min: number; readonly max: number };
+  /** Set once the demo library was queued: it is never added again, even after the user deletes it. */
+  readonly demoInstalled: boolean;
+  /** Bumped by every write that changes documents or chunks; the stored lexical index names the one it matches. */
+  readonly libraryVersion: number;
+}
+export type SettingKey = keyof Settings;
+
+/** A serialized BM25 index and the `libraryVersion` it was built from. */
+export interface LexicalRecord {
+  readonly libraryVersion: number;
+  readonly index: SerializedBm25;
+}
+
+/** What an ingest queue entry carries: text now; file bytes once the parsers take files. */
+export type QueuedSource =
+  | { readonly kind: 'text'; readonly text: string; readonly format: 'markdown' | 'text' }
+  | { readonly kind: 'bytes'; readonly bytes: ArrayBuffer; readonly mime: string };
+
+/** One file of a batch that has not been ingested yet (removed in the transaction that stores its document). */
+export interface QueueEntry {
+  /** Auto-increment key: batches resume in the order they were queued. */
+  readonly seq?: number;
+  readonly docId: string;
+  readonly title: string;
+  readonly fileName: string;
+  readonly source: QueuedSource;
+  readonly sourceType?: SourceType;
+  readonly status?: DocStatus;
+  readonly effectiveDate?: string;
+  readonly queuedAt: number;
+  /** Format the parser should treat bytes as, when known from the file name. */
+  readonly format?: DocumentFormat;
+}
+
+export interface EvidentDB extends DBSchema {
+  documents: {
+    key: string;
+    value: DocumentRecord;
+    /** v2: finds a file that is already in the library. */
+    indexes: { 'by-hash': string };
+  };
+  chunks: {
+    key: string;
+    value: Chunk;
+    indexes: { 'by-doc': string };
+  };
+  /** One contiguous segment per document, keyed by document id. */
+  vectors: {
+    key: string;
+    value: VectorRecord;
+  };
+  /** Out-of-line key: 'bm25'. */
+  lexical: {
+    key: 'bm25';
+    value: LexicalRecord;
+  };
+  settings: {
+    key: SettingKey;
+    value: Settings[SettingKey];
+  };
+  /** Out-of-line key: 'state'. */
+  priors: {
+    key: 'state';
+    value: PriorState;
+  };
+  /** v2. */
+  feedback: {
+    key: number;
+    value: FeedbackRecord;
+    indexes: { 'by-doc': string };
+  };
+  /** v2. */
+  ingestQueue: {
+    key: number;
+    value: QueueEntry;
+  };
+}
+
+export type StoreName = 'documents' | 'chunks' | 'vectors' | 'lexical' | 'settings' | 'priors' | 'feedback' | 'ingestQueue';

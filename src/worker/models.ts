@@ -1,0 +1,243 @@
+/**
+ * Model profiles in the worker: loads the Transformers.js models of a manifest profile (role by
+ * role, with profile-wide byte progress) and keeps them for the pipeline. `modelsApi(run)` is the
+ * RPC part that `worker.ts` spreads into its API; `ModelHost` is usable on its own (the e2e test
+ * page drives it directly).
+ *
+ * The Transformers.js code is imported on first use, so the embedded profile never downloads it.
+ * Models and the onnxruntime-web files are served by this app under its base path:
+ * `models/<id>/` and `vendor/ort/` (see `scripts/copy-assets.ts`).
+ */
+import manifestJson from '../../models/manifest.json';
+import { EvidentError } from '../core/errors';
+import type { CrossEncoder } from '../core/select/rerank';
+import type { Embedder } from '../models/embedder';
+import type { EntailmentModel, Generator } from '../models/interfaces';
+import {
+  MODEL_ROLES,
+  downloadBytes,
+  parseManifest,
+  type Manifest,
+  type ModelRole,
+  type ModelSpec,
+  type ProfileName,
+} from '../models/manifest';
+import type { LoadOptions, LoadReport, ModelLoadProgress } from '../models/transformers/loader';
+import type { OrtWasmPaths, RuntimeEnvReport } from '../models/transformers/env';
+import type { CallOptions, ProgressCallback, Result } from './api';
+import type { LoadedRole, LoadProfileOptions, ModelsApi, ProfileLoadProgress, ProfileLoadResult } from './models-api';
+import { throttle } from './model-files';
+
+/** The models of the loaded profile; null where the role is model-free. */
+export interface ModelBackends {
+  readonly embedder: Embedder | null;
+  readonly crossEncoder: CrossEncoder | null;
+  readonly nli: EntailmentModel | null;
+  readonly generator: Generator | null;
+}
+
+export interface ModelHostConfig {
+  /** URL path of the self-hosted models folder, e.g. `/models/` (a path, not a URL). */
+  readonly modelsPath: string;
+  /** Self-hosted onnxruntime-web files. */
+  readonly wasmPaths: OrtWasmPaths;
+  /** Defaults to the bundled `models/manifest.json`. */
+  readonly manifest?: Manifest;
+}
+
+interface Releasable {
+  dispose(): void;
+}
+
+const NO_BACKENDS: ModelBackends = Object.freeze({ embedder: null, crossEncoder: null, nli: null, generator: null });
+
+/** Owns the Transformers.js models of one profile at a time. */
+export class ModelHost {
+  private readonly manifest: Manifest;
+  private current: { result: ProfileLoadResult; backends: ModelBackends; releasables: Releasable[] } | null = null;
+  private runtime: RuntimeEnvReport | null = null;
+
+  constructor(private readonly config: ModelHostConfig) {
+    this.manifest = config.manifest ?? parseManifest(manifestJson);
+  }
+
+  get backends(): ModelBackends {
+    return this.current?.backends ?? NO_BACKENDS;
+  }
+
+  get loaded(): ProfileLoadResult | null {
+    return this.current?.result ?? null;
+  }
+
+  /**
+   * Loads the profile's Transformers.js models in role order. On failure the models loaded so far
+   * are released and the error names the role; the previous profile is released first either way.
+   */
+  async loadProfile(
+    profile: ProfileName,
+    options: Omit<LoadProfileOptions, 'callId'>,
+    onProgress?: (p: ProfileLoadProgress) => void,
+    signal?: AbortSignal,
+  ): Promise<ProfileLoadResult> {
+    const spec = this.manifest.profiles[profile];
+    if (!spec) throw new EvidentError('invalid_option', `Unknown profile "${profile}". Allowed: ${Object.keys(this.manifest.profiles).join(', ')}.`);
+    const wanted = options.roles ?? MODEL_ROLES;
+    for (const r of wanted) {
+      if (!MODEL_ROLES.includes(r)) throw new EvidentError('invalid_option', `Unknown role "${r}". Allowed: ${MODEL_ROLES.join(', ')}.`);
+    }
+    this.disposeProfile();
+
+    const { configureRuntime } = await import('../models/transformers/env');
+    this.runtime = configureRuntime({
+      localModelPath: this.config.modelsPath,
+      allowRemote: options.allowRemote === true,
+      wasmPaths: this.config.wasmPaths,
+    });
+
+    const plan = MODEL_ROLES.filter((r) => wanted.includes(r)).map((role) => ({ role, spec: spec.roles[role] }));
+    const totalBytes = plan.reduce((a, { spec: s }) => a + (s?.runtime === 'transformers' ? (downloadBytes(s) ?? 0) : 0), 0);
+    let doneBytes = 0;
+    const roles = Object.fromEntries(MODEL_ROLES.map((r) => [r, null])) as Record<ModelRole, LoadedRole | null>;
+    const backends: { -readonly [K in keyof ModelBackends]: ModelBackends[K] } = { ...NO_BACKENDS };
+    const releasables: Releasable[] = [];
+
+    try {
+      for (const { role, spec: model } of plan) {
+        if (!model) continue;
+        if (model.runtime === 'tfjs') {
+          // The bundled default embedder is loaded by `loadEmbedder` (TF.js), not here.
+          roles[role] = { id: model.id, runtime: 'tfjs', device: null, fallbackReason: null, bytes: model.bytes ?? 0, cachedFiles: 0, loadMs: 0 };
+          continue;
+        }
+        const base = doneBytes;
+        const loadOptions = {
+          allowRemote: options.allowRemote === true,
+          ...(options.devices ? { devices: options.devices } : {}),
+          ...(signal ? { signal } : {}),
+          onProgress: (p: ModelLoadProgress) =>
+            onProgress?.({
+              role,
+              modelId: p.modelId,
+              phase: p.phase,
+              ...(p.file ? { file: p.file } : {}),
+              loadedBytes: base + p.loadedBytes,
+              totalBytes: Math.max(totalBytes, base + p.totalBytes),
+            }),
+        };
+        const { report, value } = await loadRole(role, model, loadOptions);
+        releasables.push(value);
+        assign(backends, role, value);
+        roles[role] = {
+          id: model.id,
+          runtime: 'transformers',
+          device: report.device,
+          fallbackReason: report.fallbackReason,
+          bytes: report.bytes,
+          cachedFiles: report.cachedFiles,
+          loadMs: Math.round(report.ms),
+        };
+        doneBytes += report.bytes;
+      }
+    } catch (err) {
+      for (const r of releasables) r.dispose();
+      if (err instanceof EvidentError && err.code !== 'aborted') {
+        const role = MODEL_ROLES.find((r) => roles[r] === null && plan.some((p) => p.role === r && p.spec));
+        throw new EvidentError(err.code, role ? `${role}: ${err.message}` : err.message);
+      }
+      throw err;
+    }
+    const result: ProfileLoadResult = {
+      profile,
+      roles,
+      crossOriginIsolated: this.runtime.crossOriginIsolated,
+      wasmThreads: this.runtime.numThreads,
+    };
+    this.current = { result, backends, releasables };
+    return result;
+  }
+
+  /** Releases every model of the current profile (a no-op when none is loaded). */
+  disposeProfile(): void {
+    const current = this.current;
+    this.current = null;
+    for (const r of current?.releasables ?? []) r.dispose();
+  }
+}
+
+type Loaded = { value: Releasable & (Embedder | CrossEncoder | EntailmentModel | Generator); report: LoadReport };
+
+async function loadRole(role: ModelRole, spec: ModelSpec, options: LoadOptions): Promise<Loaded> {
+  switch (role) {
+    case 'embedder': {
+      const { loadTransformersEmbedder } = await import('../models/transformers/embedder');
+      const { embedder, report } = await loadTransformersEmbedder(spec, options);
+      return { value: embedder, report };
+    }
+    case 'cross-encoder': {
+      const { loadTransformersCrossEncoder } = await import('../models/transformers/cross-encoder');
+      const { crossEncoder, report } = await loadTransformersCrossEncoder(spec, options);
+      return { value: crossEncoder, report };
+    }
+    case 'nli': {
+      const { loadTransformersNli } = await import('../models/transformers/nli');
+      const { nli, report } = await loadTransformersNli(spec, options);
+      return { value: nli, report };
+    }
+    case 'generator': {
+      const { loadTransformersGenerator } = await import('../models/transformers/generator');
+      const { generator, report } = await loadTransformersGenerator(spec, options);
+      return { value: generator, report };
+    }
+  }
+}
+
+function assign(
+  backends: { -readonly [K in keyof ModelBackends]: ModelBackends[K] },
+  role: ModelRole,
+  value: Loaded['value'],
+): void {
+  if (role === 'embedder') backends.embedder = value as Embedder;
+  else if (role === 'cross-encoder') backends.crossEncoder = value as CrossEncoder;
+  else if (role === 'nli') backends.nli = value as EntailmentModel;
+  else backends.generator = value as Generator;
+}
+
+// ── RPC ─────────────────────────────────────────────────────────────────────────────────────────
+
+/** `worker.ts`'s `run`: registers the abort id, converts errors to values, releases the callback. */
+export type RunCall = <T, P>(
+  options: CallOptions | undefined,
+  onProgress: ProgressCallback<P> | undefined,
+  fn: (signal: AbortSignal, progress: (p: P) => void) => Promise<T>,
+) => Promise<Result<T>>;
+
+/** Progress events at most every 100 ms (plus each role's last), as the other worker calls do. */
+const PROGRESS_INTERVAL_MS = 100;
+
+/** The worker's one host, serving models from this app's base path. */
+export function defaultModelHost(): ModelHost {
+  const base = import.meta.env.BASE_URL;
+  return new ModelHost({
+    modelsPath: `${base}models/`,
+    wasmPaths: {
+      mjs: `${base}vendor/ort/ort-wasm-simd-threaded.asyncify.mjs`,
+      wasm: `${base}vendor/ort/ort-wasm-simd-threaded.asyncify.wasm`,
+    },
+  });
+}
+
+/** The `ModelsApi` methods for `worker.ts` to spread into its API object. */
+export function modelsApi(run: RunCall, host: ModelHost = defaultModelHost()): ModelsApi {
+  return {
+    loadProfile: (profile, options, onProgress) =>
+      run(options, onProgress, (signal, progress: (p: ProfileLoadProgress) => void) => {
+        const throttled = throttle(PROGRESS_INTERVAL_MS, progress);
+        const { callId: _callId, ...rest } = options ?? { allowRemote: false };
+        return host.loadProfile(profile, rest, (p) => throttled(p.phase !== 'download', p), signal);
+      }),
+    disposeProfile: () => {
+      host.disposeProfile();
+      return { ok: true, value: null };
+    },
+  };
+}
