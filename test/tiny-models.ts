@@ -45,11 +45,7 @@ export function ortSession(name: string): Promise<ort.InferenceSession> {
 
 export function int64(rows: readonly (readonly (number | bigint)[])[]): ort.Tensor {
   const width = rows[0]?.length ?? 0;
-  return new ort.Tensor(
-    'int64',
-    BigInt64Array.from(rows.flat().map((v) => BigInt(v))),
-    [rows.length, width],
-  );
+  return new ort.Tensor('int64', BigInt64Array.from(rows.flat().map((v) => BigInt(v))), [rows.length, width]);
 }
 
 export function emptyCache(): ort.Tensor {

@@ -222,6 +222,12 @@ export type CandidateMode = (typeof CANDIDATE_MODES)[number];
 
 export interface CandidateOptions {
   readonly mode: CandidateMode;
+  /**
+   * Per-document grouping before selection: each document enters selection as its best chunk,
+   * scored by that chunk's score, so the cutoff cuts on documents rather than on windows of one
+   * abstract. The top-k rows always read the ungrouped chunk ranking.
+   */
+  readonly groupByDocument: boolean;
   /** Weight of the document score in `doc-aggregate` (score = w·doc + (1 − w)·chunk). */
   readonly docWeight: number;
   /** Hits per list before fusion (the eval CLI's trec_eval depth). */
@@ -231,6 +237,18 @@ export interface CandidateOptions {
 /** Scores chunks for a query: BM25 and dense over chunks (and documents), fused. */
 export interface ChunkRetriever {
   candidates(queryText: string, queryVector: Float32Array, options: CandidateOptions): Candidate[];
+}
+
+/** Each document's best candidate (the first in score order), in score order. */
+export function bestPerDocument(candidates: readonly Candidate[]): Candidate[] {
+  const seen = new Set<string>();
+  const out: Candidate[] = [];
+  for (const c of [...candidates].sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))) {
+    if (seen.has(c.docId)) continue;
+    seen.add(c.docId);
+    out.push(c);
+  }
+  return out;
 }
 
 /** Top `k` of a dense score array as hits (ids from `ids`). */
@@ -316,7 +334,7 @@ export interface SelectionProfile {
 }
 
 export const SCIFACT_SELECTION: SelectionProfile = Object.freeze({
-  candidates: Object.freeze({ mode: 'chunk', docWeight: 0.5, depth: 1000 }),
+  candidates: Object.freeze({ mode: 'chunk', groupByDocument: false, docWeight: 0.5, depth: 1000 }),
   selection: Object.freeze({}),
 });
 
@@ -452,7 +470,12 @@ export async function measureRows(
     for (const q of queries) {
       const packed = row.startsWith('top-')
         ? topK(q, Number(row.slice(4)), data, profile.selection.pack)
-        : await selectRow(q, row as SelectionRow, data, profile.selection);
+        : await selectRow(
+            profile.candidates.groupByDocument ? { ...q, candidates: bestPerDocument(q.candidates) } : q,
+            row as SelectionRow,
+            data,
+            profile.selection,
+          );
       per.push(measurePacked(packed, qrels.get(q.id) ?? new Map(), gold.get(q.id), data.units));
     }
     out.push({ name: row, metrics: meanSelectionMetrics(per) });

@@ -157,7 +157,8 @@ async function main(argv: string[]): Promise<number> {
   if (values.write) {
     const text = await readFile(values.file, 'utf8');
     const re = /\/\/ BEGIN FITTED[\s\S]*?\/\/ END FITTED/u;
-    if (!re.test(text)) throw new EvidentError('invalid_input', `${values.file} has no BEGIN FITTED … END FITTED block.`);
+    if (!re.test(text))
+      throw new EvidentError('invalid_input', `${values.file} has no BEGIN FITTED … END FITTED block.`);
     await writeFile(values.file, text.replace(re, modelBlock(model, threshold, note)));
     console.log(`wrote ${values.file}`);
   }

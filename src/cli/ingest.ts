@@ -134,7 +134,9 @@ async function main(argv: string[]): Promise<number> {
           : code === 'ENOENT' || code === 'EISDIR' || code === 'EACCES'
             ? new EvidentError('invalid_input', `Cannot read ${file}: ${String(code)}.`)
             : new EvidentError('internal', `Unexpected failure: ${(err as Error)?.message ?? String(err)}`);
-      console.log(JSON.stringify({ file, ok: false, code: e.code, message: e.message, ms: Math.round(performance.now() - t0) }));
+      console.log(
+        JSON.stringify({ file, ok: false, code: e.code, message: e.message, ms: Math.round(performance.now() - t0) }),
+      );
     }
   }
   return failed > 0 ? 1 : 0;

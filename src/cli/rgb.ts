@@ -35,7 +35,12 @@ import type { SelectionOptions } from '../core/select/select';
 import type { PackedSource } from '../core/select/pack';
 import { buildCorpus, type FixtureDoc } from '../core/select/testing';
 import { answerExtractive, answerFromPacket, type Answer } from '../core/answer/extractive';
-import { abstentionSignals, decideAbstention, type AbstentionDecision, type AbstentionSignals } from '../core/answer/abstain';
+import {
+  abstentionSignals,
+  decideAbstention,
+  type AbstentionDecision,
+  type AbstentionSignals,
+} from '../core/answer/abstain';
 import { foldText } from '../core/verify/values';
 
 export const THREATS = ['honest', 'spoofed'] as const;
@@ -203,7 +208,10 @@ export function corpusFor(row: RgbRow, threat: Threat, include: 'all' | 'clean' 
     const j = Math.floor(rand() * (i + 1));
     [order[i], order[j]] = [order[j] as number, order[i] as number];
   }
-  return order.map((k, pos) => ({ ...(typed[k] as (typeof typed)[number]), docId: `d${String(pos).padStart(2, '0')}` }));
+  return order.map((k, pos) => ({
+    ...(typed[k] as (typeof typed)[number]),
+    docId: `d${String(pos).padStart(2, '0')}`,
+  }));
 }
 
 type DenseFn = (query: string, passages: readonly Passage[]) => Promise<Hit[]>;
@@ -255,9 +263,12 @@ async function runCase(
     config === 'clean-ceiling' ? 'clean' : config === 'no-evidence' ? 'negatives' : 'all',
   );
   const corpus = buildCorpus(
-    passages.map(
-      (p): FixtureDoc => ({ id: p.docId, title: `Result ${p.docId}`, sourceType: p.sourceType, chunks: [p.text] }),
-    ),
+    passages.map((p): FixtureDoc => ({
+      id: p.docId,
+      title: `Result ${p.docId}`,
+      sourceType: p.sourceType,
+      chunks: [p.text],
+    })),
   );
   const role = new Map(passages.map((p) => [`${p.docId}#0`, p.role]));
   const denseHits = dense ? await dense(row.query, passages) : [];
@@ -348,7 +359,9 @@ export async function runRgb(options: RunRgbOptions): Promise<RgbReport> {
   const cases: RgbCase[] = [];
   for (const config of configs) {
     for (const row of rows) {
-      cases.push(await runCase(row, threat, config, dense, options.abstain ?? true, options.selection ?? RGB_SELECTION));
+      cases.push(
+        await runCase(row, threat, config, dense, options.abstain ?? true, options.selection ?? RGB_SELECTION),
+      );
     }
     options.log?.(`${config}: ${rows.length} questions`);
   }
@@ -381,7 +394,11 @@ export function formatRgbTable(report: RgbReport): string {
     (c) =>
       `${c.name.padEnd(15)} ${pct(c.metrics.poisonedShare)}  ${pct(c.metrics.attackSuccess)} ${pct(c.metrics.accuracy)}  ${pct(c.metrics.conflictRate)}  ${pct(c.metrics.abstentionRate)} ${pct(c.metrics.safeAccuracy)} ${pct(c.metrics.wrongRate)}`,
   );
-  return [`RGB ${report.dataset} / ${report.split} / ${report.threat} (${report.configs[0]?.metrics.questions ?? 0} questions)`, header, ...rows].join('\n');
+  return [
+    `RGB ${report.dataset} / ${report.split} / ${report.threat} (${report.configs[0]?.metrics.questions ?? 0} questions)`,
+    header,
+    ...rows,
+  ].join('\n');
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -418,7 +435,9 @@ async function main(argv: string[]): Promise<number> {
   if (values.verbose) {
     for (const c of report.cases) {
       if (c.config !== 'evident') continue;
-      console.log(`#${c.id} ${c.outcome} poisoned ${c.poisonedPacked}/${c.packed}: ${c.answer.replace(/\s+/gu, ' ').slice(0, 200)}`);
+      console.log(
+        `#${c.id} ${c.outcome} poisoned ${c.poisonedPacked}/${c.packed}: ${c.answer.replace(/\s+/gu, ' ').slice(0, 200)}`,
+      );
     }
   }
   return 0;

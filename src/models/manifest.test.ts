@@ -1,7 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TINY_MODEL_NAMES, buildTinyModels, describeTinyModel, type TinyModelName } from '../../scripts/make-tiny-models';
+import {
+  TINY_MODEL_NAMES,
+  buildTinyModels,
+  describeTinyModel,
+  type TinyModelName,
+} from '../../scripts/make-tiny-models';
 import { MODELS_DIR } from '../../test/tiny-models';
 import { MODEL_ROLES, PROFILE_NAMES, downloadBytes, modelPath, parseManifest } from './manifest';
 
@@ -10,7 +15,9 @@ async function raw(): Promise<Record<string, unknown>> {
 }
 
 /** A deep copy of the committed manifest with `edit` applied. */
-async function edited(edit: (m: { profiles: Record<string, { roles: Record<string, Record<string, unknown> | null> }> }) => void) {
+async function edited(
+  edit: (m: { profiles: Record<string, { roles: Record<string, Record<string, unknown> | null> }> }) => void,
+) {
   const m = await raw();
   edit(m as never);
   return m;
@@ -31,7 +38,12 @@ describe('models/manifest.json', () => {
 
   it('enhanced names the agreed Hub models, dtypes and pooling', async () => {
     const { roles } = parseManifest(await raw()).profiles.enhanced;
-    expect(roles.embedder).toMatchObject({ id: 'Xenova/bge-small-en-v1.5', pooling: 'cls', normalize: true, source: 'hub' });
+    expect(roles.embedder).toMatchObject({
+      id: 'Xenova/bge-small-en-v1.5',
+      pooling: 'cls',
+      normalize: true,
+      source: 'hub',
+    });
     expect(roles['cross-encoder']?.id).toBe('Xenova/ms-marco-MiniLM-L-6-v2');
     expect(roles.nli?.id).toBe('Xenova/nli-deberta-v3-xsmall');
     expect(roles.generator).toMatchObject({ id: 'onnx-community/Qwen2.5-0.5B-Instruct', dtype: 'q4' });
@@ -62,7 +74,9 @@ describe('parseManifest rejects what it does not know, naming it', () => {
     const m = await edited((m) => {
       m.profiles.tiny!.roles.reranker = null;
     });
-    expect(() => parseManifest(m)).toThrow(/profiles\.tiny\.roles: unknown field "reranker"\. Allowed: embedder, cross-encoder, nli, generator/);
+    expect(() => parseManifest(m)).toThrow(
+      /profiles\.tiny\.roles: unknown field "reranker"\. Allowed: embedder, cross-encoder, nli, generator/,
+    );
   });
 
   it('an unknown field on a model', async () => {
@@ -76,13 +90,39 @@ describe('parseManifest rejects what it does not know, naming it', () => {
     const base = await raw();
     expect(() => parseManifest({ ...base, version: 2 })).toThrow(/unsupported version 2/);
     const cases: [(m: never) => void, RegExp][] = [
-      [(m: { profiles: Record<string, unknown> }) => (m.profiles.custom = m.profiles.tiny), /profile name must be one of embedded, enhanced, tiny/],
-      [(m: { profiles: { tiny: { roles: Record<string, unknown> } } }) => delete m.profiles.tiny.roles.nli, /missing role "nli"/],
-      [(m: { profiles: { tiny: { roles: { embedder: Record<string, unknown> } } } }) => (m.profiles.tiny.roles.embedder.pooling = 'max'), /pooling must be one of mean, cls/],
-      [(m: { profiles: { tiny: { roles: { nli: Record<string, unknown> } } } }) => (m.profiles.tiny.roles.nli.task = 'zero-shot-classification'), /task must be "text-classification" for role nli/],
-      [(m: { profiles: { tiny: { roles: { nli: Record<string, unknown> } } } }) => (m.profiles.tiny.roles.nli.bytes = 1), /must equal the sum of the file sizes/],
-      [(m: { profiles: { tiny: { roles: { nli: Record<string, unknown> } } } }) => (m.profiles.tiny.roles.nli.source = 'cdn'), /source must be one of bundled, self-hosted, hub/],
-      [(m: { profiles: { tiny: { roles: { nli: { files: Record<string, unknown>[] } } } } }) => (m.profiles.tiny.roles.nli.files[0]!.path = '../x'), /must stay inside the model folder/],
+      [
+        (m: { profiles: Record<string, unknown> }) => (m.profiles.custom = m.profiles.tiny),
+        /profile name must be one of embedded, enhanced, tiny/,
+      ],
+      [
+        (m: { profiles: { tiny: { roles: Record<string, unknown> } } }) => delete m.profiles.tiny.roles.nli,
+        /missing role "nli"/,
+      ],
+      [
+        (m: { profiles: { tiny: { roles: { embedder: Record<string, unknown> } } } }) =>
+          (m.profiles.tiny.roles.embedder.pooling = 'max'),
+        /pooling must be one of mean, cls/,
+      ],
+      [
+        (m: { profiles: { tiny: { roles: { nli: Record<string, unknown> } } } }) =>
+          (m.profiles.tiny.roles.nli.task = 'zero-shot-classification'),
+        /task must be "text-classification" for role nli/,
+      ],
+      [
+        (m: { profiles: { tiny: { roles: { nli: Record<string, unknown> } } } }) =>
+          (m.profiles.tiny.roles.nli.bytes = 1),
+        /must equal the sum of the file sizes/,
+      ],
+      [
+        (m: { profiles: { tiny: { roles: { nli: Record<string, unknown> } } } }) =>
+          (m.profiles.tiny.roles.nli.source = 'cdn'),
+        /source must be one of bundled, self-hosted, hub/,
+      ],
+      [
+        (m: { profiles: { tiny: { roles: { nli: { files: Record<string, unknown>[] } } } } }) =>
+          (m.profiles.tiny.roles.nli.files[0]!.path = '../x'),
+        /must stay inside the model folder/,
+      ],
     ];
     for (const [edit, message] of cases) {
       const m = JSON.parse(JSON.stringify(await raw()));
@@ -91,4 +131,3 @@ describe('parseManifest rejects what it does not know, naming it', () => {
     }
   });
 });
-

@@ -135,7 +135,8 @@ function parseFile(where: string, raw: unknown): ModelFile {
   if (!isObject(raw)) fail(where, 'must be an object.');
   checkKeys(where, raw, FILE_FIELDS);
   const path = str(where, 'path', raw.path);
-  if (path.startsWith('/') || path.split('/').includes('..')) fail(where, `path must stay inside the model folder: ${path}.`);
+  if (path.startsWith('/') || path.split('/').includes('..'))
+    fail(where, `path must stay inside the model folder: ${path}.`);
   const bytes = byteCount(where, 'bytes', raw.bytes, true);
   if (raw.sha256 !== undefined && !(typeof raw.sha256 === 'string' && /^[0-9a-f]{64}$/.test(raw.sha256))) {
     fail(where, 'sha256 must be 64 lower-case hex digits.');
@@ -177,7 +178,8 @@ function parseSpec(where: string, role: ModelRole, raw: unknown): ModelSpec {
   if (raw.notes !== undefined) spec.notes = str(where, 'notes', raw.notes);
   if (role === 'embedder' && runtime === 'transformers') {
     spec.pooling = oneOf(where, 'pooling', raw.pooling, POOLINGS);
-    if (typeof raw.normalize !== 'boolean') fail(where, 'normalize must be true or false for a Transformers.js embedder.');
+    if (typeof raw.normalize !== 'boolean')
+      fail(where, 'normalize must be true or false for a Transformers.js embedder.');
     spec.normalize = raw.normalize;
   } else {
     if (raw.pooling !== undefined && role !== 'embedder') fail(where, 'pooling applies to embedders only.');
@@ -192,7 +194,8 @@ function parseSpec(where: string, role: ModelRole, raw: unknown): ModelSpec {
 export function parseManifest(raw: unknown): Manifest {
   if (!isObject(raw)) fail('root', 'must be an object.');
   checkKeys('root', raw, ['version', 'profiles', '$comment']);
-  if (raw.version !== MANIFEST_VERSION) fail('root', `unsupported version ${JSON.stringify(raw.version)} (expected ${MANIFEST_VERSION}).`);
+  if (raw.version !== MANIFEST_VERSION)
+    fail('root', `unsupported version ${JSON.stringify(raw.version)} (expected ${MANIFEST_VERSION}).`);
   if (!isObject(raw.profiles)) fail('root', 'profiles must be an object.');
   const profiles: Partial<Record<ProfileName, Profile>> = {};
   for (const [name, p] of Object.entries(raw.profiles)) {

@@ -18,6 +18,7 @@ export function nodePdfAssets(): Required<Pick<ParseOptions, 'cMapUrl' | 'standa
   return {
     cMapUrl: folder('cmaps'),
     standardFontDataUrl: folder('standard_fonts'),
-    fetchAsset: async (url: string) => new Uint8Array(await readFile(url.startsWith('file:') ? fileURLToPath(url) : url)),
+    fetchAsset: async (url: string) =>
+      new Uint8Array(await readFile(url.startsWith('file:') ? fileURLToPath(url) : url)),
   };
 }

@@ -90,7 +90,11 @@ function isEncryptedOoxml(b: Uint8Array): boolean {
 
 function looksLikeHtml(b: Uint8Array): boolean {
   const head = new TextDecoder('utf-8').decode(b.subarray(0, 512)).trimStart().toLowerCase();
-  return head.startsWith('<!doctype html') || head.startsWith('<html') || (head.startsWith('<?xml') && head.includes('<html'));
+  return (
+    head.startsWith('<!doctype html') ||
+    head.startsWith('<html') ||
+    (head.startsWith('<?xml') && head.includes('<html'))
+  );
 }
 
 /** Share of the first 8 KB that is NUL or a C0 control other than tab, LF, CR, FF, ESC. */
@@ -182,7 +186,10 @@ export function detectFormat(bytes: Uint8Array, fileName: string, mimeType = '')
   // Unknown extension: text when it reads as text (UTF-16 has NULs but a BOM).
   const utf16Bom = (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
   if (utf16Bom || controlShare(bytes) < 0.01) return { format: 'text', warnings: [] };
-  throw new EvidentError('unsupported_format', `This file is not a document Evident can read (it looks binary). ${SUPPORTED}`);
+  throw new EvidentError(
+    'unsupported_format',
+    `This file is not a document Evident can read (it looks binary). ${SUPPORTED}`,
+  );
 }
 
 function notDocx(): EvidentError {
@@ -193,5 +200,8 @@ function notDocx(): EvidentError {
 }
 
 function notPdf(): EvidentError {
-  return new EvidentError('pdf_corrupt', 'This file is named .pdf but does not contain PDF data, so it cannot be read.');
+  return new EvidentError(
+    'pdf_corrupt',
+    'This file is named .pdf but does not contain PDF data, so it cannot be read.',
+  );
 }

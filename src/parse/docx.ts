@@ -48,9 +48,18 @@ const STYLE_MAP = [
   "p[style-name='Heading 9'] => h6:fresh",
   "p[style-name='Quote'] => blockquote > p:fresh",
   "p[style-name='Intense Quote'] => blockquote > p:fresh",
-  ...['Body Text', 'Body Text 2', 'Body Text 3', 'Body Text Indent', 'No Spacing', 'Normal (Web)', 'Plain Text', 'Caption', 'Compact', 'First Paragraph'].map(
-    (name) => `p[style-name='${name}'] => p:fresh`,
-  ),
+  ...[
+    'Body Text',
+    'Body Text 2',
+    'Body Text 3',
+    'Body Text Indent',
+    'No Spacing',
+    'Normal (Web)',
+    'Plain Text',
+    'Caption',
+    'Compact',
+    'First Paragraph',
+  ].map((name) => `p[style-name='${name}'] => p:fresh`),
 ];
 
 const CORE_PROPERTIES = 'docProps/core.xml';
@@ -74,7 +83,10 @@ async function loadMammoth(): Promise<MammothLike> {
 }
 
 function notDocx(detail: string): EvidentError {
-  return new EvidentError('not_docx', `This is not a Word .docx file: ${detail}. Open it in Word, save it as .docx, and add it again.`);
+  return new EvidentError(
+    'not_docx',
+    `This is not a Word .docx file: ${detail}. Open it in Word, save it as .docx, and add it again.`,
+  );
 }
 
 interface CoreProperties {
@@ -138,7 +150,10 @@ export async function parseDocx(bytes: Uint8Array, options: DocxOptions = {}): P
   const dir = readZipDirectory(bytes);
   if (!dir.ok) throw notDocx(`it is not a ZIP package (${dir.reason})`);
   if (dir.entries.length === 0) {
-    throw new EvidentError('not_docx', 'This is not a Word .docx file: it is an empty ZIP archive with no document inside.');
+    throw new EvidentError(
+      'not_docx',
+      'This is not a Word .docx file: it is an empty ZIP archive with no document inside.',
+    );
   }
   checkZipLimits(dir.entries, limits);
   for (const e of dir.entries) {

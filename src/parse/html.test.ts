@@ -104,7 +104,11 @@ code</pre>`);
   });
 
   it('flattens a nested table into its cell', () => {
-    const text = md(page('<table><tr><td>a</td><td><table><tr><td>x</td><td>y</td></tr><tr><td>z</td></tr></table></td></tr></table>'));
+    const text = md(
+      page(
+        '<table><tr><td>a</td><td><table><tr><td>x</td><td>y</td></tr><tr><td>z</td></tr></table></td></tr></table>',
+      ),
+    );
     expect(text).toBe('| a | x, y; z |');
   });
 
@@ -143,7 +147,9 @@ describe('htmlToMarkdown: metadata', () => {
   });
 
   it('falls back to the first h1 for the title, and ignores an <svg> <title>', () => {
-    const x = htmlToMarkdown('<body><svg><title>Icon</title></svg><h1>Real title</h1><p>x</p></body>', { preferMain: true });
+    const x = htmlToMarkdown('<body><svg><title>Icon</title></svg><h1>Real title</h1><p>x</p></body>', {
+      preferMain: true,
+    });
     expect(x.title).toBe('Real title');
   });
 });

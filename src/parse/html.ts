@@ -157,7 +157,17 @@ interface Tree {
 
 function buildTree(html: string, preferMain: boolean): Tree {
   const root: El = { name: '#root', attrs: {}, children: [] };
-  const tree: Tree = { root, mains: [], articles: [], body: null, title: null, meta: {}, hidden: 0, malformed: 0, truncated: false };
+  const tree: Tree = {
+    root,
+    mains: [],
+    articles: [],
+    body: null,
+    title: null,
+    meta: {},
+    hidden: 0,
+    malformed: 0,
+    truncated: false,
+  };
   // Stack entries: the element that receives children (a detached sink for dropped content).
   const stack: { name: string; el: El; dropped: boolean; content: boolean; article: boolean }[] = [
     { name: '#root', el: root, dropped: false, content: false, article: false },
@@ -361,7 +371,14 @@ function flatText(el: El, skipLists = false): string {
       if (n.name === 'br') parts.push(' ');
       else if (n.name === 'a' && isBackLink(n)) continue;
       else if (skipLists && (n.name === 'ul' || n.name === 'ol')) continue;
-      else if (n.name === 'table') parts.push(' ', tableRows(n).map((r) => r.filter((c) => c.trim() !== '').join(', ')).join('; '), ' ');
+      else if (n.name === 'table')
+        parts.push(
+          ' ',
+          tableRows(n)
+            .map((r) => r.filter((c) => c.trim() !== '').join(', '))
+            .join('; '),
+          ' ',
+        );
       else {
         const block = BLOCK.has(n.name);
         if (block) parts.push(' ');

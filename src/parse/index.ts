@@ -10,6 +10,8 @@
 import { assertKnownOptions, EvidentError } from '../core/errors';
 import type { DocumentFormat } from '../core/ingest/markdown';
 import { detectFormat } from './detect';
+import { collapseSpaces } from './markdown-builder';
+import { newNormalizeStats, normalizeText } from './normalize';
 import { parseDocx } from './docx';
 import { parseHtml } from './html';
 import { guessEffectiveDate, guessSourceType, guessStatus, titleFromFileName, type GuessSignals } from './metadata';
@@ -85,7 +87,10 @@ function megabytes(n: number): string {
 
 function folderUrl(name: string, value: string | undefined): void {
   if (value !== undefined && (typeof value !== 'string' || !value.endsWith('/'))) {
-    throw new EvidentError('invalid_option', `parseDocument: ${name} must be a folder URL ending in "/", got ${JSON.stringify(value)}.`);
+    throw new EvidentError(
+      'invalid_option',
+      `parseDocument: ${name} must be a folder URL ending in "/", got ${JSON.stringify(value)}.`,
+    );
   }
 }
 
@@ -102,11 +107,21 @@ function validate(bytes: Uint8Array, options: ParseOptions): number {
   }
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   if (typeof maxBytes !== 'number' || !(maxBytes > 0)) {
-    throw new EvidentError('invalid_option', `parseDocument: maxBytes must be a positive number, got ${String(maxBytes)}.`);
+    throw new EvidentError(
+      'invalid_option',
+      `parseDocument: maxBytes must be a positive number, got ${String(maxBytes)}.`,
+    );
   }
   folderUrl('cMapUrl', options.cMapUrl);
   folderUrl('standardFontDataUrl', options.standardFontDataUrl);
   return maxBytes;
+}
+
+/** Metadata text as one clean line (file metadata can hold controls and line breaks), or undefined. */
+function oneLine(s: string | undefined): string | undefined {
+  if (s === undefined) return undefined;
+  const t = collapseSpaces(normalizeText(s, newNormalizeStats()));
+  return t === '' ? undefined : t;
 }
 
 function nonSpace(s: string): boolean {
@@ -119,7 +134,10 @@ export async function parseDocument(bytes: Uint8Array, options: ParseOptions): P
   const { fileName, signal, onProgress } = options;
   if (signal?.aborted) throw new EvidentError('aborted', 'Reading the file was cancelled.');
   if (bytes.length > maxBytes) {
-    throw new EvidentError('file_too_large', `This file is ${megabytes(bytes.length)}; the limit is ${megabytes(maxBytes)}.`);
+    throw new EvidentError(
+      'file_too_large',
+      `This file is ${megabytes(bytes.length)}; the limit is ${megabytes(maxBytes)}.`,
+    );
   }
   if (bytes.length === 0) throw new EvidentError('empty_file', 'This file is empty (0 bytes).');
 
@@ -156,13 +174,17 @@ export async function parseDocument(bytes: Uint8Array, options: ParseOptions): P
   if (signal?.aborted) throw new EvidentError('aborted', 'Reading the file was cancelled.');
   if (!nonSpace(raw.text)) throw new EvidentError('empty_file', 'This document contains no text.');
 
-  const firstPage = raw.pages?.[0] && raw.pages[0].end - raw.pages[0].start >= 200 ? raw.text.slice(0, raw.pages[0].end) : raw.text.slice(0, 5000);
-  const title = raw.title ?? raw.headings[0] ?? titleFromFileName(fileName);
+  const firstPage =
+    raw.pages?.[0] && raw.pages[0].end - raw.pages[0].start >= 200
+      ? raw.text.slice(0, raw.pages[0].end)
+      : raw.text.slice(0, 5000);
+  const title = oneLine(raw.title) ?? raw.headings[0] ?? titleFromFileName(fileName);
+  const author = oneLine(raw.author);
   const signals: GuessSignals = {
     fileName,
     title,
     firstPage,
-    ...(raw.author !== undefined ? { author: raw.author } : {}),
+    ...(author !== undefined ? { author } : {}),
     ...(raw.extra !== undefined ? { extra: raw.extra } : {}),
     ...(raw.created !== undefined ? { created: raw.created } : {}),
     ...(raw.modified !== undefined ? { modified: raw.modified } : {}),
@@ -177,7 +199,7 @@ export async function parseDocument(bytes: Uint8Array, options: ParseOptions): P
     headings: raw.headings,
     warnings: [...detection.warnings, ...raw.warnings],
     metadata: {
-      ...(raw.author !== undefined ? { author: raw.author } : {}),
+      ...(author !== undefined ? { author } : {}),
       ...(raw.created !== undefined ? { created: raw.created } : {}),
       ...(raw.modified !== undefined ? { modified: raw.modified } : {}),
       ...(raw.language !== undefined ? { language: raw.language } : {}),

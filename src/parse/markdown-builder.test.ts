@@ -6,7 +6,22 @@ import { looksLikeStructure, MarkdownBuilder } from './markdown-builder';
 /** Lines that stress Markdown's block syntax. */
 const markdownish = fc.array(
   fc.oneof(
-    fc.constantFrom('# h', '## two', '---', '===', '-', '=', '***', '___', '```', '~~~', '| a | b |', '|---|', '   # indented', 'text'),
+    fc.constantFrom(
+      '# h',
+      '## two',
+      '---',
+      '===',
+      '-',
+      '=',
+      '***',
+      '___',
+      '```',
+      '~~~',
+      '| a | b |',
+      '|---|',
+      '   # indented',
+      'text',
+    ),
     fc.string({ maxLength: 20 }),
   ),
   { minLength: 1, maxLength: 8 },
@@ -29,7 +44,9 @@ describe('MarkdownBuilder', () => {
   it('writes headings the section parser reads back, in order, whatever their text', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.tuple(fc.integer({ min: 1, max: 6 }), fc.string({ minLength: 1, maxLength: 30 })), { maxLength: 6 }),
+        fc.array(fc.tuple(fc.integer({ min: 1, max: 6 }), fc.string({ minLength: 1, maxLength: 30 })), {
+          maxLength: 6,
+        }),
         (heads) => {
           const b = new MarkdownBuilder();
           for (const [level, title] of heads) {
@@ -80,6 +97,8 @@ describe('MarkdownBuilder', () => {
 
   it('classifies structure-like lines', () => {
     expect(['# a', '   ## b', '---', '- - -', '==', '```js', '~~~', '| x'].every(looksLikeStructure)).toBe(true);
-    expect(['a # b', '    # four spaces', '-- dashes and words', '`inline`', 'plain'].some(looksLikeStructure)).toBe(false);
+    expect(['a # b', '    # four spaces', '-- dashes and words', '`inline`', 'plain'].some(looksLikeStructure)).toBe(
+      false,
+    );
   });
 });

@@ -62,12 +62,16 @@ const SOURCE_RULES: readonly Rule[] = [
   },
   {
     type: 'peer_reviewed',
-    names: /\b(?:arxiv|doi|journal|proceedings|pldi|popl|oopsla|sigplan|sigmod|vldb|neurips|nips|icml|iclr|acl|emnlp|ieee|acm)\b/i,
-    firstPage: /\barxiv:\s?\d{4}\.\d{4,5}|\bdoi(?:\.org\/|:\s?)10\.\d{4,}|\bproceedings of\b|\bjournal of\b|\bpermission to make digital or hard copies\b/i,
+    // Venue names may carry a year: "pldi09", "ICML 2023".
+    names:
+      /\b(?:arxiv|doi|journal|proceedings|pldi|popl|oopsla|sigplan|sigmod|vldb|neurips|nips|icml|iclr|acl|emnlp|ieee|acm)(?:\s?'?\d{2,4})?\b/i,
+    firstPage:
+      /\barxiv:\s?\d{4}\.\d{4,5}|\bdoi(?:\.org\/|:\s?)10\.\d{4,}|\bproceedings of\b|\bjournal of\b|\bpermission to make digital or hard copies\b/i,
   },
   {
     type: 'internal_policy',
-    names: /\b(?:polic(?:y|ies)|handbook|guidelines?|procedures?|sop|code of conduct|manual|playbook|runbook|employee)\b/i,
+    names:
+      /\b(?:polic(?:y|ies)|handbook|guidelines?|procedures?|sop|code of conduct|manual|playbook|runbook|employee)\b/i,
   },
   { type: 'blog', names: /\b(?:blog|substack|medium\.com|wordpress|blogspot|newsletter)\b/i },
   {
@@ -138,8 +142,14 @@ function monthNumber(name: string): number {
 export function findDate(text: string): string | undefined {
   const patterns: readonly [RegExp, (m: RegExpExecArray) => string | undefined][] = [
     [/\b((?:19|20)\d{2})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])\b/, (m) => isoDate(+m[1]!, +m[2]!, +m[3]!)],
-    [new RegExp(String.raw`\b${MONTH}\s+(\d{1,2}),?\s+((?:19|20)\d{2})\b`, 'i'), (m) => isoDate(+m[3]!, monthNumber(m[1]!), +m[2]!)],
-    [new RegExp(String.raw`\b(\d{1,2})\s+${MONTH},?\s+((?:19|20)\d{2})\b`, 'i'), (m) => isoDate(+m[3]!, monthNumber(m[2]!), +m[1]!)],
+    [
+      new RegExp(String.raw`\b${MONTH}\s+(\d{1,2}),?\s+((?:19|20)\d{2})\b`, 'i'),
+      (m) => isoDate(+m[3]!, monthNumber(m[1]!), +m[2]!),
+    ],
+    [
+      new RegExp(String.raw`\b(\d{1,2})\s+${MONTH},?\s+((?:19|20)\d{2})\b`, 'i'),
+      (m) => isoDate(+m[3]!, monthNumber(m[2]!), +m[1]!),
+    ],
   ];
   let best: { at: number; date: string } | undefined;
   for (const [re, toDate] of patterns) {

@@ -49,7 +49,11 @@ describe('parsePdf on a PDF built in the test', () => {
     expect(parsed.headings).toEqual(['Annual Leave Policy', 'Carry-over', 'Sick leave']);
     expect(parsed.text.startsWith('# Annual Leave Policy\n\n')).toBe(true);
     const trails = parseSections(parsed.text, 'markdown').map((s) => s.headings);
-    expect(trails).toEqual([['Annual Leave Policy'], ['Annual Leave Policy', 'Carry-over'], ['Annual Leave Policy', 'Sick leave']]);
+    expect(trails).toEqual([
+      ['Annual Leave Policy'],
+      ['Annual Leave Policy', 'Carry-over'],
+      ['Annual Leave Policy', 'Sick leave'],
+    ]);
   });
 
   it('keeps body text that looks like Markdown from becoming structure, and splits paragraphs at wide gaps', async () => {
@@ -60,7 +64,10 @@ describe('parsePdf on a PDF built in the test', () => {
 
   it('gives every chunk the page its text comes from', async () => {
     const parsed = await parsePdf(POLICY, assets);
-    const chunks = assignPages(chunkDocument({ docId: 'd', text: parsed.text, format: 'markdown' }, { countTokens: words, maxTokens: 12 }), parsed.pages!);
+    const chunks = assignPages(
+      chunkDocument({ docId: 'd', text: parsed.text, format: 'markdown' }, { countTokens: words, maxTokens: 12 }),
+      parsed.pages!,
+    );
     expect(chunks.length).toBeGreaterThan(2);
     for (const c of chunks) {
       const page = c.text.includes('Sick') || c.text.includes('hash') || c.text.includes('separate') ? 2 : 1;

@@ -118,12 +118,20 @@ type AssetKind = 'cMapUrl' | 'standardFontDataUrl' | 'wasmUrl';
  * A pdf.js `BinaryDataFactory`: pdf.js constructs it with the configured folder URLs and asks
  * it for files by kind and name. `failed` hears about every kind that could not be served.
  */
-function binaryDataFactory(fetchAsset: FetchAsset, failed: (kind: AssetKind) => void): new (urls: Record<string, unknown>) => unknown {
+function binaryDataFactory(
+  fetchAsset: FetchAsset,
+  failed: (kind: AssetKind) => void,
+): new (urls: Record<string, unknown>) => unknown {
   return class EvidentBinaryDataFactory {
     private readonly urls: Partial<Record<AssetKind, string>>;
     constructor(urls: Record<string, unknown>) {
-      const pick = (k: AssetKind): string | undefined => (typeof urls[k] === 'string' ? (urls[k] as string) : undefined);
-      this.urls = { cMapUrl: pick('cMapUrl'), standardFontDataUrl: pick('standardFontDataUrl'), wasmUrl: pick('wasmUrl') };
+      const pick = (k: AssetKind): string | undefined =>
+        typeof urls[k] === 'string' ? (urls[k] as string) : undefined;
+      this.urls = {
+        cMapUrl: pick('cMapUrl'),
+        standardFontDataUrl: pick('standardFontDataUrl'),
+        wasmUrl: pick('wasmUrl'),
+      };
     }
     async fetch({ kind, filename }: { kind: AssetKind; filename: string }): Promise<Uint8Array> {
       const base = this.urls[kind];
@@ -142,7 +150,12 @@ function binaryDataFactory(fetchAsset: FetchAsset, failed: (kind: AssetKind) => 
 }
 
 function isTextItem(x: unknown): x is TextItem {
-  return typeof x === 'object' && x !== null && typeof (x as TextItem).str === 'string' && Array.isArray((x as TextItem).transform);
+  return (
+    typeof x === 'object' &&
+    x !== null &&
+    typeof (x as TextItem).str === 'string' &&
+    Array.isArray((x as TextItem).transform)
+  );
 }
 
 interface Line {
@@ -275,8 +288,7 @@ function findHeadings(pages: readonly (readonly Line[])[]): { pieces: Piece[][];
       const text = run.map((r) => r.text).join(' ');
       if (run.length <= MAX_HEADING_LINES && text.length <= MAX_HEADING_CHARS * 1.5) {
         out.push({ kind: 'heading', text, size: l.size, lines: run });
-      }
-      else for (const r of run) out.push({ kind: 'line', line: r });
+      } else for (const r of run) out.push({ kind: 'line', line: r });
       i = j;
     }
     return out;
@@ -312,7 +324,8 @@ function findHeadings(pages: readonly (readonly Line[])[]): { pieces: Piece[][];
     return { pieces: pieces.map((page) => page.flatMap(demote)), levels };
   }
   const sizes = new Set<number>();
-  for (const page of pieces) for (const piece of page) if (piece.kind === 'heading') sizes.add(Math.round(piece.size * 2) / 2);
+  for (const page of pieces)
+    for (const piece of page) if (piece.kind === 'heading') sizes.add(Math.round(piece.size * 2) / 2);
   [...sizes].sort((a, b) => b - a).forEach((s, rank) => levels.set(s, Math.min(rank + 1, 3)));
   return { pieces: capitalHeadings(pieces, pages, Math.min(sizes.size + 1, 3)), levels };
 }
@@ -338,7 +351,9 @@ function isCapsLine(text: string): boolean {
 
 /** "CHAPTER ONE: Creators", "Part 2 — Scope", "Appendix B": a heading by its first word. */
 function isChapterLine(text: string): boolean {
-  return text.length <= MAX_CAPS_CHARS && /^(?:chapter|part|appendix)\s+[\p{L}\d.]+(?:[:.\u2013\u2014-]|$)/iu.test(text);
+  return (
+    text.length <= MAX_CAPS_CHARS && /^(?:chapter|part|appendix)\s+[\p{L}\d.]+(?:[:.\u2013\u2014-]|$)/iu.test(text)
+  );
 }
 
 /**
@@ -349,7 +364,11 @@ function capitalHeadings(pieces: readonly Piece[][], pages: readonly (readonly L
   const standalone = pieces.map((page, p) => {
     const gap = usualLineGap(pages[p] as readonly Line[]);
     const apart = (a: Piece | undefined, b: Piece | undefined): boolean =>
-      a === undefined || b === undefined || a.kind === 'heading' || b.kind === 'heading' || paragraphGap(a.line, b.line, gap);
+      a === undefined ||
+      b === undefined ||
+      a.kind === 'heading' ||
+      b.kind === 'heading' ||
+      paragraphGap(a.line, b.line, gap);
     return page.map(
       (piece, i) =>
         piece.kind === 'line' &&
@@ -429,9 +448,15 @@ function pdfError(err: unknown, passwordGiven: boolean): EvidentError {
     return new EvidentError('pdf_password_required', 'This PDF is password-protected. Enter its password to open it.');
   }
   if (e?.name === 'InvalidPDFException') {
-    return new EvidentError('pdf_corrupt', 'This PDF is damaged or incomplete (it may have been cut off while downloading), so it cannot be read.');
+    return new EvidentError(
+      'pdf_corrupt',
+      'This PDF is damaged or incomplete (it may have been cut off while downloading), so it cannot be read.',
+    );
   }
-  return new EvidentError('pdf_corrupt', `This PDF could not be read; it may be damaged. (${e?.message ?? String(err)})`);
+  return new EvidentError(
+    'pdf_corrupt',
+    `This PDF could not be read; it may be damaged. (${e?.message ?? String(err)})`,
+  );
 }
 
 /** Reads a PDF. Throws `pdf_*` errors with plain messages; `pdf_no_text` when no page has text. */
@@ -561,14 +586,16 @@ export async function parsePdf(bytes: Uint8Array, options: PdfOptions = {}): Pro
     if (cmapFailures > 0) {
       warnings.push({
         code: 'pdf_cmap_unavailable',
-        message: 'Some fonts in this PDF need character maps that could not be loaded, so some text (often Chinese, Japanese or Korean) may be missing.',
+        message:
+          'Some fonts in this PDF need character maps that could not be loaded, so some text (often Chinese, Japanese or Korean) may be missing.',
         count: cmapFailures,
       });
     }
     warnings.push(...normalizeWarnings(stats));
 
     const xmpTitle = meta.metadata?.get?.('dc:title');
-    const title = cleanMetadataTitle(str(info, 'Title')) ?? cleanMetadataTitle(typeof xmpTitle === 'string' ? xmpTitle : undefined);
+    const title =
+      cleanMetadataTitle(str(info, 'Title')) ?? cleanMetadataTitle(typeof xmpTitle === 'string' ? xmpTitle : undefined);
     const author = str(info, 'Author');
     const created = normalizeDate(str(info, 'CreationDate'));
     const modified = normalizeDate(str(info, 'ModDate'));

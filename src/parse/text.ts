@@ -116,8 +116,10 @@ export function decodeText(bytes: Uint8Array, declaredCharset: string | null = n
   const b0 = bytes[0];
   const b1 = bytes[1];
   if (b0 === 0xef && b1 === 0xbb && bytes[2] === 0xbf) return utf8Lossy(bytes.subarray(3), 'utf-8 (BOM)');
-  if (b0 === 0xff && b1 === 0xfe) return { text: decodeUtf16(bytes.subarray(2), 'utf-16le'), encoding: 'utf-16le', warnings: [] };
-  if (b0 === 0xfe && b1 === 0xff) return { text: decodeUtf16(bytes.subarray(2), 'utf-16be'), encoding: 'utf-16be', warnings: [] };
+  if (b0 === 0xff && b1 === 0xfe)
+    return { text: decodeUtf16(bytes.subarray(2), 'utf-16le'), encoding: 'utf-16le', warnings: [] };
+  if (b0 === 0xfe && b1 === 0xff)
+    return { text: decodeUtf16(bytes.subarray(2), 'utf-16be'), encoding: 'utf-16be', warnings: [] };
 
   // NUL in every other byte is valid UTF-8 too, but never meant as such.
   const utf16 = guessUtf16(bytes);

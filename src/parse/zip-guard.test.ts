@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { EvidentError } from '../core/errors';
 import { zip } from '../../test/fixtures/documents';
-import { checkZipLimits, DEFAULT_ZIP_LIMITS, inflateEntry, readZipDirectory, verifyDeclaredSizes, type ZipEntry } from './zip-guard';
+import {
+  checkZipLimits,
+  DEFAULT_ZIP_LIMITS,
+  inflateEntry,
+  readZipDirectory,
+  verifyDeclaredSizes,
+  type ZipEntry,
+} from './zip-guard';
 
 function entries(b: Uint8Array): readonly ZipEntry[] {
   const dir = readZipDirectory(b);
@@ -74,9 +81,18 @@ describe('checkZipLimits', () => {
 
   it('refuses a total over the limit even when every ratio is modest', async () => {
     const many = await zip(
-      Array.from({ length: 3 }, (_, i) => ({ name: `p${i}.bin`, data: new Uint8Array(10), method: 'store' as const, declaredSize: 10 })),
+      Array.from({ length: 3 }, (_, i) => ({
+        name: `p${i}.bin`,
+        data: new Uint8Array(10),
+        method: 'store' as const,
+        declaredSize: 10,
+      })),
     );
-    const list = entries(many).map((e) => ({ ...e, uncompressedSize: 90 * 1024 * 1024, compressedSize: 10 * 1024 * 1024 }));
+    const list = entries(many).map((e) => ({
+      ...e,
+      uncompressedSize: 90 * 1024 * 1024,
+      compressedSize: 10 * 1024 * 1024,
+    }));
     expect(codeOf(() => checkZipLimits(list))).toBe('zip_bomb');
     expect(codeOf(() => checkZipLimits(list.slice(0, 2)))).toBeUndefined();
   });

@@ -28,8 +28,7 @@ export interface ZipEntry {
 }
 
 export type ZipDirectory =
-  | { readonly ok: true; readonly entries: readonly ZipEntry[] }
-  | { readonly ok: false; readonly reason: string };
+  { readonly ok: true; readonly entries: readonly ZipEntry[] } | { readonly ok: false; readonly reason: string };
 
 export interface ZipLimits {
   /** Sum of declared uncompressed sizes. Default 200 MB: far above any real document. */
@@ -61,7 +60,10 @@ function u16(b: Uint8Array, at: number): number {
   return (b[at] as number) | ((b[at + 1] as number) << 8);
 }
 function u32(b: Uint8Array, at: number): number {
-  return ((b[at] as number) | ((b[at + 1] as number) << 8) | ((b[at + 2] as number) << 16)) + (b[at + 3] as number) * 0x1000000;
+  return (
+    ((b[at] as number) | ((b[at + 1] as number) << 8) | ((b[at + 2] as number) << 16)) +
+    (b[at + 3] as number) * 0x1000000
+  );
 }
 /** A little-endian u64 as a number (exact below 2^53, which any real offset is). */
 function u64(b: Uint8Array, at: number): number {
@@ -167,7 +169,10 @@ export function checkZipLimits(entries: readonly ZipEntry[], limits: ZipLimits =
   let total = 0;
   for (const e of entries) {
     total += e.uncompressedSize;
-    if (e.uncompressedSize >= limits.ratioFloorBytes && e.uncompressedSize > limits.maxRatio * Math.max(1, e.compressedSize)) {
+    if (
+      e.uncompressedSize >= limits.ratioFloorBytes &&
+      e.uncompressedSize > limits.maxRatio * Math.max(1, e.compressedSize)
+    ) {
       const ratio = Math.round(e.uncompressedSize / Math.max(1, e.compressedSize));
       throw new EvidentError(
         'zip_bomb',

@@ -255,17 +255,14 @@ describe('Library', () => {
     lib.close();
   });
 
-  it('keeps a serialized lexical index only while it matches the library version', async () => {
+  it('stores a serialized lexical index that deserializes to the same ranking', async () => {
     const lib = await open();
-    await lib.putDocument({ document: record('a', 2), chunks: chunks('a', 2) });
-    const index = Bm25Index.build(chunks('a', 2).map((c) => ({ id: c.id, title: 'A', headings: '', text: c.text })));
-    const version = (await lib.getSetting('libraryVersion'))!;
-    expect(await lib.saveLexical({ libraryVersion: version, index: index.serialize() })).toBe(true);
-    const stored = await lib.loadLexical();
-    expect(Bm25Index.deserialize(stored!.index).search('remote', { k: 1 })[0]!.id).toBe(index.search('remote', { k: 1 })[0]!.id);
-    await lib.updateMeta('a', { title: 'Renamed' });
     expect(await lib.loadLexical()).toBeUndefined();
-    expect(await lib.saveLexical({ libraryVersion: version, index: index.serialize() })).toBe(false);
+    const index = Bm25Index.build(chunks('a', 3).map((c) => ({ id: c.id, title: 'A', headings: '', text: c.text })));
+    await lib.saveLexical({ fingerprint: 'f1', index: index.serialize() });
+    const stored = await lib.loadLexical();
+    expect(stored?.fingerprint).toBe('f1');
+    expect(Bm25Index.deserialize(stored!.index).search('chunk 1', { k: 3 })).toEqual(index.search('chunk 1', { k: 3 }));
     lib.close();
   });
 

@@ -227,25 +227,18 @@ export class Library {
     }
   }
 
-  /** The stored lexical index, when it was built from the library as it is now. */
+  /** The stored lexical index (the caller checks its fingerprint against the documents it loaded). */
   async loadLexical(): Promise<LexicalRecord | undefined> {
-    const tx = this.db.transaction(['lexical', 'settings'], 'readonly');
-    const [record, version] = await Promise.all([
-      tx.objectStore('lexical').get('bm25'),
-      tx.objectStore('settings').get('libraryVersion'),
-      tx.done,
-    ]);
-    return record && record.libraryVersion === (version ?? 0) ? record : undefined;
+    return this.db.get('lexical', 'bm25');
   }
 
-  /** Stores a lexical index built from `libraryVersion` (ignored when the library moved on). */
-  async saveLexical(record: LexicalRecord): Promise<boolean> {
-    return writeTx(this.db, ['lexical', 'settings'], async (tx, keep) => {
-      const version = (await keep(tx.objectStore('settings').get('libraryVersion'))) ?? 0;
-      if (version !== record.libraryVersion) return false;
-      keep(tx.objectStore('lexical').put(record, 'bm25'));
-      return true;
-    });
+  /** Replaces the stored lexical index. */
+  async saveLexical(record: LexicalRecord): Promise<void> {
+    try {
+      await writeTx(this.db, ['lexical'], (tx, keep) => keep(tx.objectStore('lexical').put(record, 'bm25')));
+    } catch (err) {
+      throw toStorageError(err, 'the search index');
+    }
   }
 
   /**

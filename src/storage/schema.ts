@@ -26,14 +26,18 @@ export interface Settings {
   readonly cutoffBounds: { readonly min: number; readonly max: number };
   /** Set once the demo library was queued: it is never added again, even after the user deletes it. */
   readonly demoInstalled: boolean;
-  /** Bumped by every write that changes documents or chunks; the stored lexical index names the one it matches. */
+  /** Bumped by every write that changes documents, chunks or titles (another tab can tell the library changed). */
   readonly libraryVersion: number;
 }
 export type SettingKey = keyof Settings;
 
-/** A serialized BM25 index and the `libraryVersion` it was built from. */
+/**
+ * A serialized BM25 index and the fingerprint of the library it was built from (every document's
+ * id, version and title: chunks of a version never change). Startup uses it only when the
+ * fingerprint of the documents it loaded is the same; otherwise it rebuilds from the chunks.
+ */
 export interface LexicalRecord {
-  readonly libraryVersion: number;
+  readonly fingerprint: string;
   readonly index: SerializedBm25;
 }
 

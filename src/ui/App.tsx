@@ -6,7 +6,12 @@ import { Notices } from './components/Notices';
 import { ResultList } from './components/ResultList';
 import { SearchForm } from './components/SearchForm';
 import { DEMO_QUERY } from './demo';
-import type { EvidentSession } from './session';
+import type { EvidentSession, LibraryState } from './session';
+
+/** Search is open once the library is ready, and during an ingest once stored documents are listed. */
+function searchable(library: LibraryState): boolean {
+  return library.phase === 'ready' || (library.phase === 'ingesting' && (library.documents?.length ?? 0) > 0);
+}
 
 export function App({ session }: { readonly session: EvidentSession }) {
   const state = useSyncExternalStore(session.subscribe, session.getState);
@@ -30,7 +35,7 @@ export function App({ session }: { readonly session: EvidentSession }) {
             onRemove={onRemove}
           />
         </div>
-        <SearchForm disabled={state.library.phase !== 'ready'} placeholder={DEMO_QUERY} onSearch={onSearch} />
+        <SearchForm disabled={!searchable(state.library)} placeholder={DEMO_QUERY} onSearch={onSearch} />
         <ResultList search={state.search} />
       </main>
     </>

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { EvidentError } from '../core/errors';
-import type { AddDocumentInput, EmbedderInfo, SearchResponse, WorkerStatus } from '../worker/api';
+import type {
+  AddDocumentInput,
+  AddDocumentsResult,
+  BatchProgress,
+  EmbedderInfo,
+  LibraryDocument,
+  LibraryInfo,
+  SearchResponse,
+  WorkerStatus,
+} from '../worker/api';
 import { EvidentSession } from './session';
 import type { ClientEvent } from './worker-client';
 
@@ -36,6 +45,9 @@ function fakeClient() {
   const added: string[] = [];
   const searches: { query: string; signal?: AbortSignal }[] = [];
   let loads = 0;
+  let demoInstalled = false;
+  const stored = (): LibraryDocument[] =>
+    added.map((docId) => ({ docId, title: docId, chunks: 1, sourceType: 'unknown', status: 'current', vectors: 1 }));
   const client = {
     loadEmbedder: async (
       opts: { onProgress?: (p: { phase: 'download'; loadedBytes: number; totalBytes: number }) => void } = {},
@@ -48,6 +60,42 @@ function fakeClient() {
       added.push(doc.docId);
       return { docId: doc.docId, chunks: 1, tokens: 1, chunkMs: 0, embedMs: 2, indexMs: 0, replaced: false };
     },
+    // Storage as the worker keeps it: survives a worker restart.
+    openLibrary: async (): Promise<LibraryInfo> => ({
+      persistent: true,
+      storageError: null,
+      documents: stored(),
+      chunks: added.length,
+      vectors: added.length,
+      queued: 0,
+      demoInstalled,
+      skipped: [],
+      lexical: 'rebuilt',
+      timings: { openMs: 1, readMs: 1, lexicalMs: 1, searchableMs: 3, vectorsMs: 1, loadedMs: 4 },
+    }),
+    addDocuments: async (
+      docs: readonly AddDocumentInput[],
+      opts: { installDemo?: boolean; onProgress?: (p: BatchProgress) => void } = {},
+    ): Promise<AddDocumentsResult> => {
+      if (opts.installDemo) demoInstalled = true;
+      const out = [];
+      for (const [index, doc] of docs.entries()) {
+        if (doc.text === 'FAIL') {
+          throw new EvidentError('storage_full', `Storage is full: remove documents or free space. Nothing was saved for "${doc.title}".`);
+        }
+        opts.onProgress?.({ docId: doc.docId, phase: 'index', done: 1, total: 1, index, count: docs.length, title: doc.title });
+        added.push(doc.docId);
+        out.push({ docId: doc.docId, chunks: 1, tokens: 1, chunkMs: 0, embedMs: 2, indexMs: 0, replaced: false });
+      }
+      return { added: out, failed: [] };
+    },
+    resumeIngest: async (): Promise<AddDocumentsResult> => ({ added: [], failed: [] }),
+    fillVectors: async () => ({ documents: 0, chunks: 0, ms: 0 }),
+    deleteDocument: async (docId: string) => {
+      const at = added.indexOf(docId);
+      if (at >= 0) added.splice(at, 1);
+      return at >= 0;
+    },
     search: (query: string, opts: { signal?: AbortSignal } = {}) => {
       searches.push({ query, signal: opts.signal });
       return new Promise<SearchResponse>((resolve, reject) => {
@@ -58,7 +106,7 @@ function fakeClient() {
     },
     status: async (): Promise<WorkerStatus> => ({
       embedder: INFO,
-      documents: added.map((docId) => ({ docId, title: docId, chunks: 1, sourceType: 'unknown', status: 'current' })),
+      documents: stored(),
       chunks: added.length,
       crossOriginIsolated: true,
     }),
@@ -112,7 +160,7 @@ describe('EvidentSession', () => {
     expect(s.getState().search).toMatchObject({ phase: 'error', error: { code: 'internal', message: 'broken' } });
   });
 
-  it('after a worker restart it tells the user and reloads the model and the library', async () => {
+  it('after a worker restart it tells the user, reloads the model and reads the stored library without re-adding it', async () => {
     const f = fakeClient();
     const s = new EvidentSession(f.client as never, DOCS, true);
     await s.start();
@@ -120,7 +168,8 @@ describe('EvidentSession', () => {
     f.emit({ type: 'restarted', generation: 2 });
     await settle();
     expect(f.loads()).toBe(2);
-    expect(f.added).toEqual(['a', 'b', 'a', 'b']);
+    expect(f.added).toEqual(['a', 'b']);
+    expect(s.getState().library).toMatchObject({ phase: 'ready', source: 'stored', chunks: 2 });
     expect(s.getState().library.phase).toBe('ready');
     const notices = s.getState().notices;
     expect(notices.map((n) => n.kind)).toEqual(['error', 'info']);
@@ -134,5 +183,38 @@ describe('EvidentSession', () => {
     const s = new EvidentSession(f.client as never, DOCS, true);
     f.emit({ type: 'failed', error: { code: 'worker_crashed', message: 'gave up' } });
     expect(s.getState().model).toEqual({ phase: 'error', error: { code: 'worker_crashed', message: 'gave up' } });
+  });
+
+  it('adds the demo only on the first run, not after the user removed it', async () => {
+    const f = fakeClient();
+    const s = new EvidentSession(f.client as never, DOCS, true);
+    await s.start();
+    expect(s.getState().library).toMatchObject({ phase: 'ready', source: 'ingested' });
+    await s.deleteDocument('a');
+    await s.deleteDocument('b');
+    expect(s.getState().library).toMatchObject({ phase: 'ready', documents: [] });
+    // A reload: a new session on the same stored library.
+    const again = new EvidentSession(f.client as never, DOCS, true);
+    await again.start();
+    expect(f.added).toEqual([]);
+    expect(again.getState().library).toMatchObject({ phase: 'ready', documents: [], source: 'stored' });
+  });
+
+  it('adds .md and .txt files; other types and a full disk become notices and the library stays', async () => {
+    const f = fakeClient();
+    const s = new EvidentSession(f.client as never, DOCS, true);
+    await s.start();
+    const file = (name: string, text: string) => new File([text], name, { type: 'text/plain' });
+    await s.addFiles([file('notes.md', '# Notes\n\nhello'), file('scan.pdf', '%PDF'), file('plain.txt', 'plain')]);
+    expect(f.added).toEqual(['a', 'b', 'file:notes.md', 'file:plain.txt']);
+    expect(s.getState().notices.map((n) => n.text)).toEqual([
+      '"scan.pdf" was not added: only .md and .txt files can be added for now.',
+    ]);
+    await s.addFiles([file('huge.txt', 'FAIL')]);
+    expect(s.getState().notices.at(-1)).toMatchObject({
+      kind: 'error',
+      text: 'Storage is full: remove documents or free space. Nothing was saved for "huge".',
+    });
+    expect(s.getState().library).toMatchObject({ phase: 'ready', chunks: 4 });
   });
 });

@@ -21,6 +21,7 @@ import type {
   EmbedderInfo,
   IngestProgress,
   LibraryDocument,
+  LibraryInfo,
   LoadProgress,
   SearchResponse,
 } from '../worker/api';
@@ -40,6 +41,8 @@ export type LibraryState =
       readonly index: number;
       readonly count: number;
       readonly progress: IngestProgress | null;
+      /** The library as stored so far: a document is listed (and searchable by its words) once stored, before its vectors. */
+      readonly documents?: readonly LibraryDocument[];
     }
   | {
       readonly phase: 'ready';
@@ -48,8 +51,8 @@ export type LibraryState =
       readonly embedMs: number;
       /** Where the documents came from this time: read from storage, or ingested now. */
       readonly source?: 'stored' | 'ingested';
-      /** Worker start → the stored library was searchable lexically (ms). */
-      readonly loadMs?: number;
+      /** How the worker loaded the stored library at start (ms). */
+      readonly timings?: LibraryInfo['timings'];
       /** False when the browser does not keep the library (IndexedDB unavailable). */
       readonly persistent?: boolean;
     }
@@ -92,7 +95,11 @@ type Client = Pick<
 >;
 
 /** File types the library input reads as text for now (the parsers take the others). */
-const TEXT_FORMATS: Readonly<Record<string, AddDocumentInput['format']>> = { md: 'markdown', markdown: 'markdown', txt: 'text' };
+const TEXT_FORMATS: Readonly<Record<string, AddDocumentInput['format']>> = {
+  md: 'markdown',
+  markdown: 'markdown',
+  txt: 'text',
+};
 
 export class EvidentSession {
   private state: SessionState;
@@ -188,7 +195,8 @@ export class EvidentSession {
         await this.client.fillVectors({ signal });
         if (signal.aborted) return;
         const after = await this.client.status();
-        if (!signal.aborted) this.ready(after.documents, after.chunks, embedMs, ingested ? 'ingested' : 'stored', opened);
+        if (!signal.aborted)
+          this.ready(after.documents, after.chunks, embedMs, ingested ? 'ingested' : 'stored', opened);
       }
       if (status.documents.length > 0) void this.requestPersistence();
     } catch (err) {
@@ -250,7 +258,12 @@ export class EvidentSession {
       await this.client.deleteDocument(docId);
       const status = await this.client.status();
       const lib = this.state.library;
-      this.ready(status.documents, status.chunks, lib.phase === 'ready' ? lib.embedMs : 0, lib.phase === 'ready' ? lib.source : undefined);
+      this.ready(
+        status.documents,
+        status.chunks,
+        lib.phase === 'ready' ? lib.embedMs : 0,
+        lib.phase === 'ready' ? lib.source : undefined,
+      );
     } catch (err) {
       if (!isAbort(err)) this.notify('error', errorValue(err).message);
     }
@@ -261,11 +274,11 @@ export class EvidentSession {
     chunks: number,
     embedMs: number,
     source?: 'stored' | 'ingested',
-    opened?: { persistent: boolean; timings: { searchableMs: number } },
+    opened?: Pick<LibraryInfo, 'persistent' | 'timings'>,
   ): void {
     const lib = this.state.library;
     const persistent = opened?.persistent ?? (lib.phase === 'ready' ? lib.persistent : undefined);
-    const loadMs = opened?.timings.searchableMs ?? (lib.phase === 'ready' ? lib.loadMs : undefined);
+    const timings = opened?.timings ?? (lib.phase === 'ready' ? lib.timings : undefined);
     this.update({
       library: {
         phase: 'ready',
@@ -273,7 +286,7 @@ export class EvidentSession {
         chunks,
         embedMs,
         ...(source ? { source } : {}),
-        ...(loadMs !== undefined ? { loadMs } : {}),
+        ...(timings ? { timings } : {}),
         ...(persistent !== undefined ? { persistent } : {}),
       },
     });
@@ -282,8 +295,35 @@ export class EvidentSession {
   private batchProgress(signal: AbortSignal) {
     return (p: BatchProgress): void => {
       if (signal.aborted) return;
-      this.update({ library: { phase: 'ingesting', title: p.title, index: p.index, count: p.count, progress: p } });
+      const documents = this.listed();
+      this.update({
+        library: {
+          phase: 'ingesting',
+          title: p.title,
+          index: p.index,
+          count: p.count,
+          progress: p,
+          ...(documents ? { documents } : {}),
+        },
+      });
+      // Stored and indexed lexically: list it now, while its vectors are computed.
+      if (p.phase === 'index') void this.refreshListed(signal);
     };
+  }
+
+  private listed(): readonly LibraryDocument[] | undefined {
+    const lib = this.state.library;
+    return lib.phase === 'ready' || lib.phase === 'ingesting' ? lib.documents : undefined;
+  }
+
+  private async refreshListed(signal: AbortSignal): Promise<void> {
+    try {
+      const { documents } = await this.client.status();
+      const lib = this.state.library;
+      if (!signal.aborted && lib.phase === 'ingesting') this.update({ library: { ...lib, documents } });
+    } catch {
+      // The list refreshes when the batch ends.
+    }
   }
 
   /** Notices for files a batch could not add; returns the batch's embedding time. */

@@ -181,6 +181,8 @@ export interface LibraryInfo {
   readonly demoInstalled: boolean;
   /** Documents whose stored chunks did not match their record (skipped). */
   readonly skipped: readonly string[];
+  /** How the BM25 index was made: the stored serialized one, rebuilt from the chunks, or none (empty library). */
+  readonly lexical: 'stored' | 'rebuilt' | 'empty';
   readonly timings: {
     /** Opening (and migrating) the database. */
     readonly openMs: number;

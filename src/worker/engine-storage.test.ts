@@ -8,8 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { EvidentError } from '../core/errors';
 import type { EmbedOptions, Embedder } from '../models/embedder';
 import { Library } from '../storage/library';
-import type { AddDocumentInput, BatchProgress } from './api';
-import { Engine } from './engine';
+import type { AddDocumentInput, BatchProgress, SearchResponse } from './api';
+import { Engine, type LexicalSource } from './engine';
 
 /** Hashed bag of words, 32-d, L2-normalised. After `hangAfter` document batches (calls with more than one text), further batches never resolve; queries still work. */
 class TestEmbedder implements Embedder {
@@ -53,7 +53,8 @@ const doc = (docId: string, paragraphs: number, topic = 'remote work'): AddDocum
   // ~90 words per paragraph: one chunk each (the test embedder counts words as tokens; chunks hold ≤ 120).
   text: Array.from(
     { length: paragraphs },
-    (_, i) => `Paragraph ${i} of ${docId} is about ${topic} and days per week. ${'More words on the same subject follow. '.repeat(12)}`,
+    (_, i) =>
+      `Paragraph ${i} of ${docId} is about ${topic} and days per week. ${'More words on the same subject follow. '.repeat(12)}`,
   ).join('\n\n'),
 });
 
@@ -65,17 +66,24 @@ afterEach(() => {
 });
 
 /** A fresh engine on database `name`, loaded as the worker loads it at start. */
-async function startEngine(name: string, embedder: Embedder = new TestEmbedder()): Promise<{ engine: Engine; library: Library }> {
+async function startEngine(
+  name: string,
+  embedder: Embedder = new TestEmbedder(),
+): Promise<{ engine: Engine; library: Library; lexical: LexicalSource }> {
   const library = await Library.open({ name });
   libraries.push(library);
   const engine = new Engine({ embedBatch: 4 });
   const text = await library.loadText();
-  expect(engine.load(text.documents, text.chunks)).toEqual([]);
-  engine.loadVectors(await library.loadVectors());
   engine.attachStore(library);
+  const loaded = engine.load(text.documents, text.chunks, await library.loadLexical());
+  expect(loaded.skipped).toEqual([]);
+  engine.loadVectors(await library.loadVectors());
   engine.setEmbedder(embedder);
-  return { engine, library };
+  return { engine, library, lexical: loaded.lexical };
 }
+
+/** The document of the best BM25 hit (fusion with the test embedder may order otherwise). */
+const bm25Top = (res: SearchResponse): string | undefined => res.hits.find((h) => h.ranks.bm25 === 1)?.docId;
 
 /** Resolves once `check` holds (polling the event loop; the hung embedder never settles). */
 async function until(check: () => boolean): Promise<void> {
@@ -100,6 +108,35 @@ describe('Engine with IndexedDB', () => {
     expect(after.dense).toBe(true);
     expect(embedder.calls).toBe(1); // the query only
     expect(await second.engine.fillVectors()).toMatchObject({ documents: 0, chunks: 0 });
+  });
+
+  it('starts from the stored BM25 index while it matches the documents, and rebuilds when it does not', async () => {
+    const name = dbName();
+    const first = await startEngine(name);
+    expect(first.lexical).toBe('empty');
+    await first.engine.addDocuments([doc('a', 3), doc('b', 2, 'travel expenses')]);
+    await first.engine.flushLexical();
+    const query = 'travel expenses days';
+    const expected = (await first.engine.search(query, { k: 10 })).hits.map((h) => [h.chunkId, h.scores.bm25]);
+
+    const second = await startEngine(name);
+    expect(second.lexical).toBe('stored');
+    expect((await second.engine.search(query, { k: 10 })).hits.map((h) => [h.chunkId, h.scores.bm25])).toEqual(
+      expected,
+    );
+    // A new title changes the title field: the index stored before the edit no longer matches.
+    const beforeEdit = (await second.library.loadLexical())!;
+    await second.engine.updateMeta('b', { title: 'Old per diem rules' });
+    await second.engine.flushLexical();
+    const third = await startEngine(name);
+    expect(third.lexical).toBe('stored');
+    expect(bm25Top(await third.engine.search('per diem', { k: 10 }))).toBe('b');
+    await third.library.saveLexical(beforeEdit);
+    const fourth = await startEngine(name);
+    expect(fourth.lexical).toBe('rebuilt');
+    expect(bm25Top(await fourth.engine.search('per diem', { k: 10 }))).toBe('b');
+    await fourth.engine.flushLexical();
+    expect((await startEngine(name)).lexical).toBe('stored');
   });
 
   it('is searchable lexically before any model is loaded', async () => {
@@ -176,7 +213,11 @@ describe('Engine with IndexedDB', () => {
     const result = await engine.addDocuments([doc('a', 2), { ...doc('empty', 0), text: '  ' }, doc('c', 2)]);
     expect(result.added.map((r) => r.docId)).toEqual(['a', 'c']);
     expect(result.failed).toEqual([
-      { docId: 'empty', title: 'Document empty', error: { code: 'empty_file', message: '"Document empty" has no text to index.' } },
+      {
+        docId: 'empty',
+        title: 'Document empty',
+        error: { code: 'empty_file', message: '"Document empty" has no text to index.' },
+      },
     ]);
     expect(await library.queued()).toEqual([]);
   });
@@ -214,13 +255,23 @@ describe('Engine with IndexedDB', () => {
     await engine.addDocument(doc('b', 2));
     expect(await engine.deleteDocument('a')).toBe(true);
     expect(await engine.deleteDocument('a')).toBe(false);
-    const edited = await engine.updateMeta('b', { status: 'superseded', title: 'Old travel rules', effectiveDate: '2020-02-02' });
+    const edited = await engine.updateMeta('b', {
+      status: 'superseded',
+      title: 'Old travel rules',
+      effectiveDate: '2020-02-02',
+    });
     expect(edited).toMatchObject({ status: 'superseded', title: 'Old travel rules', effectiveDate: '2020-02-02' });
-    expect((await engine.search('old rules')).hits[0]).toMatchObject({ docId: 'b', title: 'Old travel rules', status: 'superseded' });
+    expect((await engine.search('old rules')).hits[0]).toMatchObject({
+      docId: 'b',
+      title: 'Old travel rules',
+      status: 'superseded',
+    });
     await expect(engine.updateMeta('b', { status: 'gone' })).rejects.toMatchObject({ code: 'invalid_input' });
 
     const reloaded = await startEngine(name);
-    expect(reloaded.engine.documents()).toEqual([expect.objectContaining({ docId: 'b', title: 'Old travel rules', status: 'superseded' })]);
+    expect(reloaded.engine.documents()).toEqual([
+      expect.objectContaining({ docId: 'b', title: 'Old travel rules', status: 'superseded' }),
+    ]);
     expect(reloaded.engine.chunkCount).toBe(2);
   });
 });

@@ -59,7 +59,10 @@ const BIG: AddDocumentInput = {
   docId: 'big',
   title: 'Big',
   format: 'text',
-  text: Array.from({ length: 40 }, (_, i) => `Paragraph ${i}. ${'Some words about the subject at hand. '.repeat(6)}`).join('\n\n'),
+  text: Array.from(
+    { length: 40 },
+    (_, i) => `Paragraph ${i}. ${'Some words about the subject at hand. '.repeat(6)}`,
+  ).join('\n\n'),
 };
 
 async function engineWith(...docs: AddDocumentInput[]): Promise<{ engine: Engine; embedder: HashEmbedder }> {
@@ -186,7 +189,10 @@ describe('Engine', () => {
     // fillVectors completes it.
     const filled = await engine.fillVectors();
     expect(filled).toMatchObject({ documents: 1, chunks: big.chunks - 8 });
-    expect(engine.documents().find((d) => d.docId === 'big')).toMatchObject({ vectorState: 'complete', vectors: big.chunks });
+    expect(engine.documents().find((d) => d.docId === 'big')).toMatchObject({
+      vectorState: 'complete',
+      vectors: big.chunks,
+    });
   });
 
   it('guards the edges: empty library, empty query, invalid k and input', async () => {

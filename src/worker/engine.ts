@@ -21,7 +21,7 @@
 import { EvidentError } from '../core/errors';
 import { FlatIndex } from '../core/dense/flat-index';
 import { chunkDocument } from '../core/ingest/chunk';
-import { Bm25Index, type Bm25Hit } from '../core/lexical/bm25';
+import { Bm25Index, DEFAULT_BM25_OPTIONS, DEFAULT_BM25_PARAMS, type Bm25Hit } from '../core/lexical/bm25';
 import {
   applyMetaPatch,
   validateMetaPatch,
@@ -31,9 +31,10 @@ import {
 } from '../core/library-format';
 import { fuse, type FusionMode } from '../core/retrieval/fusion';
 import type { Candidate, Chunk, Hit, IndexableDoc, TraceEntry } from '../core/types';
+import { fnv1a64 } from '../core/util/hash';
 import type { Embedder } from '../models/embedder';
 import type { Library } from '../storage/library';
-import type { QueueEntry } from '../storage/schema';
+import type { LexicalRecord, QueueEntry } from '../storage/schema';
 import { throwIfAborted } from './abort-registry';
 import type {
   AddDocumentInput,
@@ -72,7 +73,15 @@ export const DEFAULT_ENGINE_OPTIONS: Readonly<EngineOptions> = Object.freeze({
 /** What the engine needs from persistence (`src/storage/library.ts` in the worker). */
 export type LibraryStore = Pick<
   Library,
-  'putDocument' | 'putVectors' | 'deleteDocument' | 'updateMeta' | 'enqueue' | 'queued' | 'dequeue' | 'clearQueue'
+  | 'putDocument'
+  | 'putVectors'
+  | 'deleteDocument'
+  | 'updateMeta'
+  | 'enqueue'
+  | 'queued'
+  | 'dequeue'
+  | 'clearQueue'
+  | 'saveLexical'
 >;
 
 /** A document in memory. `rows`: its chunks (a prefix, by ordinal) that have a vector in the dense index. */
@@ -92,7 +101,12 @@ export interface IngestCallbacks {
   readonly onProgress?: (p: IngestProgress) => void;
   /** The ingest-queue entry this document comes from (removed with the document's transaction). */
   readonly dequeue?: number;
+  /** Leave the BM25 rebuild to the next search (or the batch's last document): a batch rebuilds once. */
+  readonly deferIndex?: boolean;
 }
+
+/** How `load` made the library searchable lexically. */
+export type LexicalSource = 'stored' | 'rebuilt' | 'empty';
 
 /** Errors that concern one file of a batch: it is dropped from the queue and the batch goes on. */
 const PER_FILE_ERRORS = new Set([
@@ -120,6 +134,11 @@ export class Engine {
   private dirty = true;
   private store: LibraryStore | null = null;
   private lastAddedAt = 0;
+  /** Fingerprint of the documents `bm25` was built from, and of the one last stored. */
+  private bm25Fingerprint = '';
+  private storedFingerprint: string | null = null;
+  private lexicalSave: Promise<void> = Promise.resolve();
+  private lexicalSavePending = false;
 
   constructor(options: Partial<EngineOptions> = {}) {
     this.options = Object.freeze({ ...DEFAULT_ENGINE_OPTIONS, ...options });
@@ -177,12 +196,17 @@ export class Engine {
   }
 
   /**
-   * Replaces the in-memory library with stored documents and chunks (startup, after an import)
-   * and builds the BM25 index, so it is searchable lexically when this returns. A document
-   * whose chunks do not match its record is skipped and returned (it cannot happen through
-   * this code's transactions; the caller reports it).
+   * Replaces the in-memory library with stored documents and chunks (startup, after an import),
+   * so it is searchable lexically when this returns: from the stored serialized BM25 index when
+   * it was built from exactly these documents with this analyzer, else rebuilt from the chunks
+   * (and stored again). A document whose chunks do not match its record is skipped and returned
+   * (it cannot happen through this code's transactions; the caller reports it).
    */
-  load(documents: readonly DocumentRecord[], chunks: readonly Chunk[]): string[] {
+  load(
+    documents: readonly DocumentRecord[],
+    chunks: readonly Chunk[],
+    lexical?: LexicalRecord,
+  ): { skipped: string[]; lexical: LexicalSource } {
     this.docs.clear();
     this.chunks.clear();
     this.dense = null;
@@ -206,9 +230,52 @@ export class Engine {
       for (const chunk of list) this.chunks.set(chunk.id, { chunk, doc });
       this.lastAddedAt = Math.max(this.lastAddedAt, meta.addedAt);
     }
+    this.storedFingerprint = lexical?.fingerprint ?? null;
+    const fingerprint = this.fingerprint();
+    if (lexical && lexical.fingerprint === fingerprint && sameAnalyzer(lexical.index.options)) {
+      try {
+        // Scoring parameters are not part of the postings: today's defaults apply.
+        this.bm25 = Bm25Index.deserialize(lexical.index).withParams(DEFAULT_BM25_PARAMS);
+        this.bm25Fingerprint = fingerprint;
+        this.dirty = false;
+        return { skipped, lexical: 'stored' };
+      } catch {
+        // An unreadable stored index is only a cache: rebuild.
+      }
+    }
     this.dirty = true;
     this.rebuild();
-    return skipped;
+    return { skipped, lexical: this.bm25 ? 'rebuilt' : 'empty' };
+  }
+
+  /** Resolves once the lexical index built last is stored (tests, benchmarks, before closing). */
+  async flushLexical(): Promise<void> {
+    await this.lexicalSave;
+  }
+
+  /** Identity of what the BM25 index is built from: every document's id, version and title. */
+  private fingerprint(): string {
+    const parts = [...this.docs.values()].map((d) => `${d.meta.id}\u0000${d.meta.addedAt}\u0000${d.meta.title}`).sort();
+    return `${parts.length}:${fnv1a64(parts.join('\u0001'))}`;
+  }
+
+  /** Stores the current BM25 index in the background (one save at a time; the last state wins). */
+  private scheduleLexicalSave(): void {
+    if (!this.store || !this.bm25 || this.bm25Fingerprint === this.storedFingerprint) return;
+    if (this.lexicalSavePending) return;
+    this.lexicalSavePending = true;
+    this.lexicalSave = this.lexicalSave.then(async () => {
+      this.lexicalSavePending = false;
+      const { store, bm25 } = this;
+      const fingerprint = this.bm25Fingerprint;
+      if (!store || !bm25 || fingerprint === this.storedFingerprint) return;
+      try {
+        await store.saveLexical({ fingerprint, index: bm25.serialize() });
+        this.storedFingerprint = fingerprint;
+      } catch {
+        // A cache: when it cannot be stored (a full disk), startup rebuilds from the chunks.
+      }
+    });
   }
 
   /**
@@ -290,7 +357,7 @@ export class Engine {
     this.docs.set(meta.id, doc);
     for (const chunk of chunks) this.chunks.set(chunk.id, { chunk, doc });
     this.dirty = true;
-    this.rebuild();
+    if (!cb.deferIndex) this.rebuild();
     const indexMs = performance.now() - t1;
     onProgress?.({ docId: meta.id, phase: 'index', done: chunks.length, total: chunks.length });
 
@@ -317,13 +384,24 @@ export class Engine {
    */
   async addDocuments(
     inputs: readonly AddDocumentInput[],
-    opts: { signal?: AbortSignal; onProgress?: (p: BatchProgress) => void; settings?: { demoInstalled?: boolean } } = {},
+    opts: {
+      signal?: AbortSignal;
+      onProgress?: (p: BatchProgress) => void;
+      settings?: { demoInstalled?: boolean };
+    } = {},
   ): Promise<AddDocumentsResult> {
     if (!Array.isArray(inputs)) throw new EvidentError('invalid_input', 'addDocuments: expected a list of documents.');
     inputs.forEach(validateInput);
-    if (!this.store) return this.ingestAll(inputs.map((input) => ({ input, seq: undefined })), opts);
+    if (!this.store)
+      return this.ingestAll(
+        inputs.map((input) => ({ input, seq: undefined })),
+        opts,
+      );
     const now = Date.now();
-    const queued = await this.store.enqueue(inputs.map((input) => toQueueEntry(input, now)), opts.settings);
+    const queued = await this.store.enqueue(
+      inputs.map((input) => toQueueEntry(input, now)),
+      opts.settings,
+    );
     return this.ingestAll(
       queued.map((e) => ({ input: fromQueueEntry(e), seq: e.seq })),
       opts,
@@ -356,6 +434,7 @@ export class Engine {
           await this.addDocument(input, {
             signal: opts.signal,
             dequeue: seq,
+            deferIndex: index < items.length - 1,
             onProgress: (p) => opts.onProgress?.({ ...p, ...at }),
           }),
         );
@@ -418,7 +497,8 @@ export class Engine {
     const data = new Float32Array(total * dim);
     for (let i = 0; i < doc.rows; i++) data.set(dense.get((chunks[i] as Chunk).id) as Float32Array, i * dim);
     let persisted = doc.rows;
-    const current = (): boolean => this.docs.get(docId) === doc && this.embedderValue === embedder && this.dense === dense;
+    const current = (): boolean =>
+      this.docs.get(docId) === doc && this.embedderValue === embedder && this.dense === dense;
     const persist = async (): Promise<void> => {
       const rows = doc.rows;
       if (!this.store || rows === persisted) return;
@@ -482,8 +562,12 @@ export class Engine {
     const doc = this.docs.get(docId);
     if (!doc) throw new EvidentError('invalid_input', `There is no document "${docId}" in the library.`);
     const next = this.store ? await this.store.updateMeta(docId, clean) : applyMetaPatch(doc.meta, clean, Date.now());
-    if (next.title !== doc.meta.title) this.dirty = true;
+    const retitled = next.title !== doc.meta.title;
     doc.meta = { ...next, vectorState: doc.meta.vectorState };
+    if (retitled) {
+      this.dirty = true;
+      this.rebuild();
+    }
     return toLibraryDocument(doc);
   }
 
@@ -604,7 +688,9 @@ export class Engine {
       }
     }
     this.bm25 = docs.length > 0 ? Bm25Index.build(docs) : null;
+    this.bm25Fingerprint = this.fingerprint();
     this.dirty = false;
+    this.scheduleLexicalSave();
   }
 }
 
@@ -659,6 +745,11 @@ function fromQueueEntry(e: QueueEntry): AddDocumentInput {
     ...(e.status ? { status: e.status } : {}),
     ...(e.effectiveDate ? { effectiveDate: e.effectiveDate } : {}),
   };
+}
+
+/** True when a stored index was analyzed as `Bm25Index.build` analyzes today (postings depend on it). */
+function sameAnalyzer(options: { readonly stem?: unknown; readonly stopwords?: unknown }): boolean {
+  return options.stem === DEFAULT_BM25_OPTIONS.stem && options.stopwords === DEFAULT_BM25_OPTIONS.stopwords;
 }
 
 function cmp(a: string, b: string): number {

@@ -36,6 +36,8 @@ export interface LoadedRole {
   readonly bytes: number;
   /** Files served from Cache Storage rather than downloaded. */
   readonly cachedFiles: number;
+  /** A damaged cached copy was evicted and the files read again. */
+  readonly cacheEvicted: boolean;
   readonly loadMs: number;
 }
 

@@ -43,6 +43,8 @@ export interface ModelHostConfig {
   readonly wasmPaths: OrtWasmPaths;
   /** Defaults to the bundled `models/manifest.json`. */
   readonly manifest?: Manifest;
+  /** WASM threads when cross-origin isolated (default: up to 4, one core left to the page). */
+  readonly numThreads?: number;
 }
 
 interface Releasable {
@@ -80,10 +82,15 @@ export class ModelHost {
     signal?: AbortSignal,
   ): Promise<ProfileLoadResult> {
     const spec = this.manifest.profiles[profile];
-    if (!spec) throw new EvidentError('invalid_option', `Unknown profile "${profile}". Allowed: ${Object.keys(this.manifest.profiles).join(', ')}.`);
+    if (!spec)
+      throw new EvidentError(
+        'invalid_option',
+        `Unknown profile "${profile}". Allowed: ${Object.keys(this.manifest.profiles).join(', ')}.`,
+      );
     const wanted = options.roles ?? MODEL_ROLES;
     for (const r of wanted) {
-      if (!MODEL_ROLES.includes(r)) throw new EvidentError('invalid_option', `Unknown role "${r}". Allowed: ${MODEL_ROLES.join(', ')}.`);
+      if (!MODEL_ROLES.includes(r))
+        throw new EvidentError('invalid_option', `Unknown role "${r}". Allowed: ${MODEL_ROLES.join(', ')}.`);
     }
     this.disposeProfile();
 
@@ -92,10 +99,14 @@ export class ModelHost {
       localModelPath: this.config.modelsPath,
       allowRemote: options.allowRemote === true,
       wasmPaths: this.config.wasmPaths,
+      ...(this.config.numThreads ? { numThreads: this.config.numThreads } : {}),
     });
 
     const plan = MODEL_ROLES.filter((r) => wanted.includes(r)).map((role) => ({ role, spec: spec.roles[role] }));
-    const totalBytes = plan.reduce((a, { spec: s }) => a + (s?.runtime === 'transformers' ? (downloadBytes(s) ?? 0) : 0), 0);
+    const totalBytes = plan.reduce(
+      (a, { spec: s }) => a + (s?.runtime === 'transformers' ? (downloadBytes(s) ?? 0) : 0),
+      0,
+    );
     let doneBytes = 0;
     const roles = Object.fromEntries(MODEL_ROLES.map((r) => [r, null])) as Record<ModelRole, LoadedRole | null>;
     const backends: { -readonly [K in keyof ModelBackends]: ModelBackends[K] } = { ...NO_BACKENDS };
@@ -106,7 +117,16 @@ export class ModelHost {
         if (!model) continue;
         if (model.runtime === 'tfjs') {
           // The bundled default embedder is loaded by `loadEmbedder` (TF.js), not here.
-          roles[role] = { id: model.id, runtime: 'tfjs', device: null, fallbackReason: null, bytes: model.bytes ?? 0, cachedFiles: 0, loadMs: 0 };
+          roles[role] = {
+            id: model.id,
+            runtime: 'tfjs',
+            device: null,
+            fallbackReason: null,
+            bytes: model.bytes ?? 0,
+            cachedFiles: 0,
+            cacheEvicted: false,
+            loadMs: 0,
+          };
           continue;
         }
         const base = doneBytes;
@@ -134,6 +154,7 @@ export class ModelHost {
           fallbackReason: report.fallbackReason,
           bytes: report.bytes,
           cachedFiles: report.cachedFiles,
+          cacheEvicted: report.cacheEvicted,
           loadMs: Math.round(report.ms),
         };
         doneBytes += report.bytes;
@@ -216,7 +237,8 @@ const PROGRESS_INTERVAL_MS = 100;
 
 /** The worker's one host, serving models from this app's base path. */
 export function defaultModelHost(): ModelHost {
-  const base = import.meta.env.BASE_URL;
+  // Vite's BASE_URL; read through a cast because Node tests compile this file without vite/client types.
+  const base = (import.meta as { env?: { BASE_URL?: string } }).env?.BASE_URL ?? '/';
   return new ModelHost({
     modelsPath: `${base}models/`,
     wasmPaths: {

@@ -51,12 +51,12 @@ async function openStoredLibrary(): Promise<LibraryInfo> {
       },
     });
     const openMs = performance.now() - t0;
-    const text = await library.loadText();
+    const [text, lexical] = await Promise.all([library.loadText(), library.loadLexical()]);
     const t1 = performance.now();
-    const skipped = engine.load(text.documents, text.chunks);
+    engine.attachStore(library);
+    const { skipped, lexical: lexicalSource } = engine.load(text.documents, text.chunks, lexical);
     const lexicalMs = performance.now() - t1;
     const searchableMs = performance.now() - workerStart;
-    engine.attachStore(library);
     const t2 = performance.now();
     engine.loadVectors(await library.loadVectors());
     const vectorsMs = performance.now() - t2;
@@ -66,7 +66,15 @@ async function openStoredLibrary(): Promise<LibraryInfo> {
       queued: text.queued,
       demoInstalled: text.settings.demoInstalled === true,
       skipped,
-      timings: { openMs, readMs: text.ms, lexicalMs, searchableMs, vectorsMs, loadedMs: performance.now() - workerStart },
+      lexical: lexicalSource,
+      timings: {
+        openMs,
+        readMs: text.ms,
+        lexicalMs,
+        searchableMs,
+        vectorsMs,
+        loadedMs: performance.now() - workerStart,
+      },
     };
   } catch (err) {
     library?.close();
@@ -79,6 +87,7 @@ async function openStoredLibrary(): Promise<LibraryInfo> {
       queued: 0,
       demoInstalled: false,
       skipped: [],
+      lexical: 'empty',
       timings: { openMs: zero, readMs: 0, lexicalMs: 0, searchableMs: zero, vectorsMs: 0, loadedMs: zero },
     };
   }
@@ -236,7 +245,10 @@ const api: EvidentWorkerApi = {
       const throttled = throttle(PROGRESS_INTERVAL_MS, progress);
       return exclusive(async () => {
         await libraryReady;
-        return engine.resumeQueue({ signal, onProgress: (p) => throttled(p.phase !== 'embed' || p.done === p.total, p) });
+        return engine.resumeQueue({
+          signal,
+          onProgress: (p) => throttled(p.phase !== 'embed' || p.done === p.total, p),
+        });
       });
     }),
 
@@ -272,7 +284,8 @@ const api: EvidentWorkerApi = {
   exportLibrary: async (options) => {
     const result = await run(options, undefined, async () => {
       await libraryReady;
-      if (!library) throw new EvidentError('internal', 'The library is not stored in this browser, so it cannot be exported.');
+      if (!library)
+        throw new EvidentError('internal', 'The library is not stored in this browser, so it cannot be exported.');
       return library.exportLibrary();
     });
     return result.ok ? Comlink.transfer(result, [result.value.buffer as ArrayBuffer]) : result;
@@ -282,11 +295,15 @@ const api: EvidentWorkerApi = {
     run(options, undefined, () =>
       exclusive(async () => {
         await libraryReady;
-        if (!library) throw new EvidentError('internal', 'The library cannot be stored in this browser, so nothing can be imported.');
+        if (!library)
+          throw new EvidentError(
+            'internal',
+            'The library cannot be stored in this browser, so nothing can be imported.',
+          );
         const summary = await library.importLibrary(bytes, { mode: options?.mode });
         // Reload from storage: the import replaced documents wholesale.
-        const text = await library.loadText();
-        engine.load(text.documents, text.chunks);
+        const [text, lexical] = await Promise.all([library.loadText(), library.loadLexical()]);
+        engine.load(text.documents, text.chunks, lexical);
         engine.loadVectors(await library.loadVectors());
         return summary;
       }),

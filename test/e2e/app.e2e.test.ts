@@ -5,26 +5,11 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { CHROMIUM_PATH } from './global-setup';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { LOCAL_SCHEMES, launchChromium } from './browser';
 
 const ctx = inject('e2e');
 if (ctx.skip) console.warn(`[e2e] ${ctx.skip}`);
-
-/** Flags for a quiet, offline-friendly headless Chromium (no background calls home). */
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-/** Schemes that never reach the network. */
-const LOCAL_SCHEMES = ['data:', 'blob:'];
 
 describe.skipIf(ctx.skip !== null)('first page in Chromium', () => {
   let browser: Browser;
@@ -35,7 +20,7 @@ describe.skipIf(ctx.skip !== null)('first page in Chromium', () => {
   const consoleErrors: string[] = [];
 
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+    browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1100, height: 1400 } });
     // Context-level: covers the page, its dedicated workers and any popup or service worker.
     context.on('request', (r) => requests.push(r.url()));
@@ -148,9 +133,10 @@ describe.skipIf(ctx.skip !== null)('first page in Chromium', () => {
         .count(),
     ).resolves.toBe(1);
 
-    // The new worker is empty: the page reloads the model and re-ingests the library, then searches again.
+    // The new worker reads the library back from IndexedDB and reloads the model, then searches again.
+    await page.locator('[data-testid="model-status"][data-state="ready"]').waitFor({ timeout: 120_000 });
     await page.locator('[data-testid="library"][data-state="ready"]').waitFor({ timeout: 120_000 });
-    expect(await page.getByTestId('model-status').getAttribute('data-state')).toBe('ready');
+    expect(await page.getByTestId('library').getAttribute('data-source')).toBe('stored');
     const box = page.getByRole('searchbox', { name: /search/i });
     await box.fill('home office allowance');
     await box.press('Enter');

@@ -194,7 +194,8 @@ function shortAnswerOf(chosen: readonly Scored[], question: string): ShortAnswer
   return null;
 }
 
-const MONEY_QUESTION = /\b(?:how\s+much|revenue|price|cost|costs|paid|pay|worth|sold\s+for|bought\s+for|acquired?\s+.*\bfor|salary|budget|income|profit|valuation)\b/iu;
+const MONEY_QUESTION =
+  /\b(?:how\s+much|revenue|price|cost|costs|paid|pay|worth|sold\s+for|bought\s+for|acquired?\s+.*\bfor|salary|budget|income|profit|valuation)\b/iu;
 
 interface Vote {
   readonly keys: ReadonlySet<string>;
@@ -214,9 +215,10 @@ function voteAnswer(ranked: readonly Scored[], question: string, o: ExtractiveOp
   interface Group {
     kind: ValueKind;
     keys: Set<string>;
-    display: string;
     longest: string;
     perSource: Map<string, number>;
+    /** Spelling → how many sentences use it, and its raw form. */
+    spellings: Map<string, { n: number; raw: string }>;
   }
   const groups: Group[] = [];
   for (const s of ranked) {
@@ -224,15 +226,13 @@ function voteAnswer(ranked: readonly Scored[], question: string, o: ExtractiveOp
     for (const v of answerValues(s, type, qValues, qFolded)) {
       let g = groups.find((x) => x.kind === v.kind && [...x.keys].some((k) => compatibleKeys(v.kind, k, v.key)));
       if (!g) {
-        g = { kind: v.kind, keys: new Set(), display: v.raw, longest: v.key, perSource: new Map() };
+        g = { kind: v.kind, keys: new Set(), longest: v.key, perSource: new Map(), spellings: new Map() };
         groups.push(g);
       }
       g.keys.add(v.key);
-      // The most specific spelling names the group ("Ashleigh Barty" over "Barty", a full date over a month).
-      if (v.key.length > g.longest.length) {
-        g.longest = v.key;
-        g.display = v.raw.replace(/['’]s$/u, '');
-      }
+      if (v.key.length > g.longest.length) g.longest = v.key;
+      const sp = g.spellings.get(v.key);
+      g.spellings.set(v.key, { n: (sp?.n ?? 0) + 1, raw: sp?.raw ?? v.raw.replace(/['’]s$/u, '') });
       const id = s.source.citationId;
       g.perSource.set(id, Math.max(g.perSource.get(id) ?? 0, s.score));
     }
@@ -245,14 +245,20 @@ function voteAnswer(ranked: readonly Scored[], question: string, o: ExtractiveOp
     if (g.kind === 'number' && money && !/(usd|eur|gbp|jpy)$/u.test(g.longest)) return sum * 0.25;
     // Names of people are usually two or more words; a full date beats a month or a year.
     const specific =
-      (g.kind === 'entity' && g.longest.split(' ').length >= 2) || (g.kind === 'date' && /^\d{4}-\d{2}-\d{2}$/u.test(g.longest));
+      (g.kind === 'entity' && g.longest.split(' ').length >= 2) ||
+      (g.kind === 'date' && /^\d{4}-\d{2}-\d{2}$/u.test(g.longest));
     return sum * (specific ? 1.5 : 1);
   };
   const best = [...groups].sort((a, b) => weight(b) - weight(a))[0] as Group;
   const total = groups.reduce((a, g) => a + weight(g), 0);
+  // The group is shown in its most used spelling; on a tie, the core of a name ("Simona Halep" over
+  // "Simona Halep of Romania") or the most specific date or number.
+  const display = [...best.spellings.entries()].sort(
+    (a, b) => b[1].n - a[1].n || (best.kind === 'entity' ? a[0].length - b[0].length : b[0].length - a[0].length),
+  )[0]![1].raw;
   return {
     keys: best.keys,
-    display: best.display,
+    display,
     kind: best.kind,
     weight: weight(best),
     sources: best.perSource.size,

@@ -6,10 +6,14 @@
  *   - with an entailment model: some cited passage (or sentence of one) entails it with
  *     probability ≥ `entailment`;
  *   - without one: the share of the claim's content terms (Porter stems, stopwords removed) found in
- *     its cited passages is ≥ `lexicalThreshold`, and every number and date it states appears in
- *     them (a figure the sources do not contain is never supported).
+ *     its cited passages is ≥ `lexicalThreshold`, and every number, date and name it states appears
+ *     in them (a figure or a name the sources do not contain is never supported: term overlap alone
+ *     cannot tell "Tampa hosted the Super Bowl" from "Glendale hosted the Super Bowl").
  * `lexicalThreshold` is calibrated on SciFact train (`src/cli/fit-support.ts`): claims against
- * their rationale sentences versus random sentences of other abstracts.
+ * their rationale sentences versus random sentences of other abstracts, best F1 at 0.15
+ * (P 0.87, R 0.81). Against the abstract's other sentences (hard negatives) the best cut is 0.30
+ * and 0.15 has precision 0.28: the share is a weak signal, which is why the grounding of figures
+ * and names is checked on top of it.
  *
  * Outcome: 'supported' (every claim supported), 'partial' (some are: the others are marked),
  * 'unsupported' (none, or an unknown citation) → abstain, with a reason and a suggestion.
@@ -23,14 +27,14 @@ import type { PackedSource } from '../select/pack';
 import { termsOf } from '../select/rationales';
 import { splitSentences } from '../text/sentences';
 import type { EntailmentModel } from '../verify/nli';
-import { compatibleKeys, extractValues } from '../verify/values';
+import { compatibleKeys, extractValues, foldText } from '../verify/values';
 import { sourceBody } from './extractive';
 
 /**
  * Share of claim terms that must appear in the cited passages. Fitted on SciFact train by
  * `npx tsx src/cli/fit-support.ts --dataset ../shared/datasets/scifact` (see that file).
  */
-export const FITTED_LEXICAL_THRESHOLD = 0.5;
+export const FITTED_LEXICAL_THRESHOLD = 0.15;
 
 export interface ValidateOptions {
   readonly lexicalThreshold: number;
@@ -124,17 +128,24 @@ export function lexicalSupport(claim: string, evidence: string): number {
   return terms.filter((t) => have.has(t)).length / terms.length;
 }
 
-/** Numbers and dates of the claim that no value of the evidence matches. */
+/** Numbers, dates and names of the claim that the evidence does not contain. */
 export function unmatchedFigures(claim: string, evidence: string): string[] {
   const ev = extractValues(evidence).filter((v) => v.kind !== 'entity');
+  const evWords = new Set(foldText(evidence).split(' '));
   return extractValues(claim.replace(CITATION_GROUP, ' '))
-    .filter((v) => v.kind !== 'entity')
-    .filter((v) => !ev.some((e) => e.kind === v.kind && compatibleKeys(v.kind, e.key, v.key)))
+    .filter((v) =>
+      v.kind === 'entity'
+        ? !v.key.split(' ').every((w) => evWords.has(w))
+        : !ev.some((e) => e.kind === v.kind && compatibleKeys(v.kind, e.key, v.key)),
+    )
     .map((v) => v.raw);
 }
 
 /** Checks an answer against the packed sources it cites. */
-export async function validateAnswer(input: ValidateInput, options: Partial<ValidateOptions> = {}): Promise<Validation> {
+export async function validateAnswer(
+  input: ValidateInput,
+  options: Partial<ValidateOptions> = {},
+): Promise<Validation> {
   assertKnownOptions(options, DEFAULT_VALIDATE_OPTIONS, 'validate');
   const o: ValidateOptions = { ...DEFAULT_VALIDATE_OPTIONS, ...options };
   checkRange('validate', 'lexicalThreshold', o.lexicalThreshold, 0, 1);
@@ -207,7 +218,10 @@ export async function validateAnswer(input: ValidateInput, options: Partial<Vali
   }
   if (input.entailment && pending.length > 0) {
     const pairs = pending.flatMap((p) =>
-      p.premises.map((premise) => ({ premise, hypothesis: (checks[p.k] as ClaimCheck).text.replace(CITATION_GROUP, '').trim() })),
+      p.premises.map((premise) => ({
+        premise,
+        hypothesis: (checks[p.k] as ClaimCheck).text.replace(CITATION_GROUP, '').trim(),
+      })),
     );
     const scores = await input.entailment.classify(pairs, input.signal);
     let at = 0;

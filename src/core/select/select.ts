@@ -352,9 +352,7 @@ export async function selectEvidence(
     mmr: { applied: diverse.applied, singleFact: diverse.singleFact },
     asksEarlier: priors.asksEarlier,
     conflicts: verified ? citeConflicts(verified.conflicts, packed.sources) : [],
-    flags: verified
-      ? verified.flags.filter((f) => packed.sources.some((s) => s.candidateId === f.candidateId))
-      : [],
+    flags: verified ? verified.flags.filter((f) => packed.sources.some((s) => s.candidateId === f.candidateId)) : [],
     independentSources: verified ? independentAmong(verified, packed.sources) : null,
   };
 }

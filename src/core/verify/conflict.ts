@@ -57,7 +57,14 @@ export interface ConflictSide {
   readonly citationIds: readonly string[];
 }
 
-export const CONFLICT_RESOLUTIONS = ['credibility', 'status', 'recency', 'independent_sources', 'nli'] as const;
+export const CONFLICT_RESOLUTIONS = [
+  'credibility',
+  'status',
+  'recency',
+  'consistency',
+  'independent_sources',
+  'nli',
+] as const;
 export type ConflictResolution = (typeof CONFLICT_RESOLUTIONS)[number];
 
 export interface Conflict {
@@ -275,8 +282,14 @@ function disagreementsOf(
         }
         // Negation added or removed in otherwise aligned sentences ("is paid" / "is not paid").
         if (!sideA && !sideB && m.ratio >= 0.8) {
-          const ta = x.tokens.slice(r.a[0], r.a[1]).map((t) => t.raw).join(' ');
-          const tb = y.tokens.slice(r.b[0], r.b[1]).map((t) => t.raw).join(' ');
+          const ta = x.tokens
+            .slice(r.a[0], r.a[1])
+            .map((t) => t.raw)
+            .join(' ');
+          const tb = y.tokens
+            .slice(r.b[0], r.b[1])
+            .map((t) => t.raw)
+            .join(' ');
           const na = hasNegation(ta);
           const nb = hasNegation(tb);
           if (na !== nb) {
@@ -352,7 +365,61 @@ function corroborates(
     const fw = new Set(folded.split(' '));
     return words.some((w) => fw.has(w));
   }
+  if (side.kind === 'number') {
+    // A rounded statement of the figure ("$6 billion" for "$6.04 billion"): the same unit, within
+    // `NUMBER_ROUNDING` of this side and not of any other.
+    const near = (key: string, v: KeyValue): boolean => {
+      const a = parseNumberKey(key);
+      const b = parseNumberKey(v.key);
+      if (!a || !b || a.unit !== b.unit || a.value === 0) return false;
+      return Math.abs(a.value - b.value) / Math.abs(a.value) <= NUMBER_ROUNDING;
+    };
+    return text.values.some(
+      (v) => v.kind === 'number' && near(side.key, v) && !others.some((x) => x.kind === 'number' && near(x.key, v)),
+    );
+  }
   return false;
+}
+
+/** Relative difference within which a number is a rounded statement of another (6 for 6.04; not 6 for 6.5). */
+const NUMBER_ROUNDING = 0.02;
+
+function parseNumberKey(key: string): { value: number; unit: string } | null {
+  const m = /^(-?\d+(?:\.\d+)?(?:e[+-]?\d+)?)(.*)$/u.exec(key);
+  return m ? { value: Number(m[1]), unit: m[2] ?? '' } : null;
+}
+
+/**
+ * The sides a passage corroborates, sentence by sentence: a sentence that agrees with exactly one
+ * side votes for it; the passage corroborates a side when its sentences vote for that side only
+ * ("Biden Jr. was elected the 46th president. Mr. Biden defeated President Trump …" corroborates
+ * Biden: the second sentence names both and votes for neither).
+ */
+function corroboratedSides(
+  sentences: readonly SentenceA[],
+  sides: readonly SideValue[],
+  datePart: 'y' | 'm' | null,
+): number[] {
+  const voted = new Set<number>();
+  for (const s of sentences) {
+    const f = foldText(s.text);
+    const ks = sides
+      .map((side, k) => (corroborates(s, f, side, sides.filter((x) => x !== side), datePart) ? k : -1))
+      .filter((k) => k >= 0);
+    if (ks.length === 1) voted.add(ks[0] as number);
+  }
+  return [...voted];
+}
+
+/** Years (4-digit) a text mentions in its dates. */
+function yearsOf(text: AnalysedText): Set<string> {
+  const out = new Set<string>();
+  for (const v of text.values) {
+    if (v.kind !== 'date') continue;
+    const y = dateParts(v.key).y;
+    if (y !== null) out.add(y);
+  }
+  return out;
 }
 
 const STATUS_RANK: Readonly<Record<string, number>> = Object.freeze({ current: 0, draft: 1, superseded: 2 });
@@ -501,6 +568,14 @@ export function detectConflicts(
     )[0] as SideValue;
 
   // 3. Support and resolution per conflict.
+  // A passage whose dates name only years the question does not ask about is about another event
+  // ("Super Bowl LVII … Glendale" for a question about 2021): it corroborates nothing.
+  const questionYears = yearsOf(analyseText(input.question));
+  const aboutOtherYear = (id: string): boolean => {
+    if (questionYears.size === 0) return false;
+    const ys = yearsOf(whole.get(id) as AnalysedText);
+    return ys.size > 0 && ![...ys].some((y) => questionYears.has(y));
+  };
   const clusterOf = (id: string): string => input.clusterOf?.get(id) ?? `#${id}`;
   const lambda = (id: string): number => {
     const c = byId.get(id) as Candidate;
@@ -520,7 +595,8 @@ export function detectConflicts(
     const pairs = pairsByKey.get(root) ?? [];
     const sides = variantLists.map(representative);
     const kind = (sides[0] as SideValue).kind;
-    const datePart = kind === 'date' ? distinguishingDatePart(sides.filter((s) => s.phrase === null).map((s) => s.key)) : null;
+    const datePart =
+      kind === 'date' ? distinguishingDatePart(sides.filter((s) => s.phrase === null).map((s) => s.key)) : null;
     // Who states which side (any spelling). Polarity sides are stated by the pair members themselves.
     const statesOf = new Map<string, Set<number>>();
     variantLists.forEach((variants, k) => {
@@ -528,11 +604,7 @@ export function detectConflicts(
       for (const c of all) {
         const stated =
           s.kind === 'polarity'
-            ? pairs.some(
-                ([a, b]) =>
-                  (a === c.id || b === c.id) &&
-                  hasNegation(textOf(c.id)) === (s.key === 'negated'),
-              )
+            ? pairs.some(([a, b]) => (a === c.id || b === c.id) && hasNegation(textOf(c.id)) === (s.key === 'negated'))
             : variants.some((v) => states(whole.get(c.id) as AnalysedText, folded.get(c.id) as string, v));
         if (stated) statesOf.set(c.id, (statesOf.get(c.id) ?? new Set()).add(k));
       }
@@ -541,23 +613,42 @@ export function detectConflicts(
     for (const [id, ks] of statesOf) if (ks.size === 1) full[[...ks][0] as number]!.push(id);
     const partial = sides.map((): string[] => []);
     for (const c of all) {
-      if (statesOf.has(c.id)) continue;
-      const ks = sides
-        .map((s, k) =>
-          corroborates(
-            whole.get(c.id) as AnalysedText,
-            folded.get(c.id) as string,
-            s,
-            sides.filter((x) => x !== s),
-            datePart,
-          )
-            ? k
-            : -1,
-        )
-        .filter((k) => k >= 0);
+      if (statesOf.has(c.id) || aboutOtherYear(c.id)) continue;
+      const ks = corroboratedSides(sentences(c.id), sides, datePart);
       if (ks.length === 1) partial[ks[0] as number]!.push(c.id);
     }
     if (!full.some((ids) => ids.some((id) => own.has(id)))) continue; // about context only
+
+    // Internal consistency of versions of one text. An edit that replaces a value often misses its
+    // other mentions ("Simona Halep beat Karolina Pliskova … Barty won 6-3"; "Splatoon 2 is a 2017
+    // game … released on July 1, 2007"): a version that states side k but still agrees with side j
+    // elsewhere in its text carries a trace of j. `traceOf(id, j)` names the trace.
+    const traceOf = (id: string, j: number): string | null => {
+      const side = sides[j] as SideValue;
+      const others = sides.filter((x) => x !== side);
+      if (side.kind === 'date' && side.phrase === null && datePart) {
+        const want = dateParts(side.key)[datePart];
+        const hit = (whole.get(id) as AnalysedText).values.find(
+          (v) => v.kind === 'date' && want !== null && dateParts(v.key)[datePart] === want,
+        );
+        return hit ? `"${hit.raw}"` : null;
+      }
+      if (side.kind === 'entity' || side.phrase !== null) {
+        const fw = new Set((folded.get(id) as string).split(' '));
+        const w = distinctiveWords(side, others).find((x) => fw.has(x));
+        return w ? `"${w}"` : null;
+      }
+      return null;
+    };
+    /** The one version (side index) free of traces of the others while some other version carries its trace; else null. */
+    const consistentVersion = (m: ReadonlyMap<number, readonly string[]>): number | null => {
+      const ks = [...m.keys()];
+      const traced = (k: number, j: number): boolean => (m.get(k) ?? []).some((id) => traceOf(id, j) !== null);
+      const clean = ks.filter((k) => ks.every((j) => j === k || !traced(k, j)));
+      if (clean.length !== 1) return null;
+      const k = clean[0] as number;
+      return ks.some((j) => j !== k && traced(j, k)) ? k : null;
+    };
 
     // Cluster-level support.
     const support = sides.map(() => 0);
@@ -600,6 +691,15 @@ export function detectConflicts(
         if (pref.winner === other.v) champion = other;
         by = pref.by;
       }
+      if (by === null) {
+        // Comparable versions: the internally consistent one speaks when the others carry its traces.
+        const consistent = consistentVersion(m);
+        const found = consistent === null ? undefined : versions.find((x) => x.k === consistent);
+        if (found) {
+          champion = found;
+          by = 'consistency';
+        }
+      }
       if (by === null) continue;
       support[champion.k]! += champion.v.lambda;
       sources[champion.k]! += 1;
@@ -607,7 +707,18 @@ export function detectConflicts(
       for (const [k, ids] of m) {
         if (k === champion.k) continue;
         for (const id of ids) {
-          edited.set(id, `an edited copy of ${champion.id} (${by === 'credibility' ? 'more credible source' : by === 'status' ? 'current version' : 'newer version'})`);
+          edited.set(
+            id,
+            `an edited copy of ${champion.id} (${
+              by === 'credibility'
+                ? 'more credible source'
+                : by === 'status'
+                  ? 'current version'
+                  : by === 'consistency'
+                    ? `its text still mentions ${traceOf(id, champion.k) ?? 'the other value'} elsewhere`
+                    : 'newer version'
+            })`,
+          );
         }
       }
     }
@@ -632,7 +743,8 @@ export function detectConflicts(
     const s2 = second === undefined ? 0 : (support[second] as number);
     const resolved = s1 >= o.minSupport && s1 >= o.dominance * s2 && s1 > s2;
     const id = `C${++n}`;
-    const onQuestion = kind === 'polarity' ? answerType === 'yesno' || answerType === 'any' : kindAnswers(kind, answerType);
+    const onQuestion =
+      kind === 'polarity' ? answerType === 'yesno' || answerType === 'any' : kindAnswers(kind, answerType);
     const displayOf = (k: number): string => {
       const s = sides[k] as SideValue;
       return s.kind === 'polarity' ? (s.key === 'negated' ? 'negated' : 'affirmed') : s.display;
@@ -641,7 +753,8 @@ export function detectConflicts(
     let reason: string;
     if (resolved) {
       const what = byWhat[top] as Map<ConflictResolution, number>;
-      resolvedBy = ([...what.entries()].sort((x, y) => y[1] - x[1])[0]?.[0] ?? 'independent_sources') as ConflictResolution;
+      resolvedBy = ([...what.entries()].sort((x, y) => y[1] - x[1])[0]?.[0] ??
+        'independent_sources') as ConflictResolution;
       reason = `"${displayOf(top)}" (support ${s1.toFixed(2)}, ${sources[top]} independent source(s)) over ${order
         .slice(1)
         .map((k) => `"${displayOf(k)}" (${(support[k] as number).toFixed(2)})`)
@@ -731,7 +844,9 @@ export function detectConflicts(
 
   const sideOfCandidate = new Map<string, { conflict: string; side: string }>();
   for (const c of conflicts) {
-    for (const s of c.sides) for (const id of s.candidateIds) if (!sideOfCandidate.has(id)) sideOfCandidate.set(id, { conflict: c.id, side: s.display });
+    for (const s of c.sides)
+      for (const id of s.candidateIds)
+        if (!sideOfCandidate.has(id)) sideOfCandidate.set(id, { conflict: c.id, side: s.display });
   }
   const kept: Candidate[] = [];
   const dropped: Candidate[] = [];

@@ -95,7 +95,7 @@ function stripHidden(text: string): Cleaned {
         kind: 'hidden_tag_chars',
         start: tagRun.start,
         end: tagRun.end,
-        excerpt: `${tagRun.end - tagRun.start >> 1} invisible tag characters`,
+        excerpt: `${(tagRun.end - tagRun.start) >> 1} invisible tag characters`,
         decoded: tagRun.decoded,
       });
     }
@@ -105,19 +105,24 @@ function stripHidden(text: string): Cleaned {
   const closeZw = (next: string | undefined): void => {
     if (zwRun) {
       const before = out[out.length - 1];
-      // Inside a word ("i​gnore") it hides the word from matching; at a word edge or between emoji it is harmless.
+      // Inside a word ("i\u200bgnore") it hides the word from matching; at a word edge or between emoji it is harmless.
       if (isWordChar(before) && isWordChar(next)) {
         const last = flags[flags.length - 1];
         if (last && last.kind === 'zero_width' && zwRun.start - last.end < 40) {
           flags[flags.length - 1] = { ...last, end: zwRun.end };
         } else {
-          flags.push({ kind: 'zero_width', start: zwRun.start, end: zwRun.end, excerpt: 'zero-width characters inside words' });
+          flags.push({
+            kind: 'zero_width',
+            start: zwRun.start,
+            end: zwRun.end,
+            excerpt: 'zero-width characters inside words',
+          });
         }
       }
     }
     zwRun = null;
   };
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     const cp = text.codePointAt(i) as number;
     const ch = String.fromCodePoint(cp);
     const width = ch.length;
@@ -278,7 +283,8 @@ export function scanInjection(text: string, options: Partial<InjectionOptions> =
     ranges.push({ start: m.index, end: m.index + m[0].length, kind: 'role_marker' });
   }
   for (const m of t.matchAll(HTML_COMMENT)) {
-    if (ADDRESSES_MODEL.test(m[1] ?? '')) ranges.push({ start: m.index, end: m.index + m[0].length, kind: 'html_comment' });
+    if (ADDRESSES_MODEL.test(m[1] ?? ''))
+      ranges.push({ start: m.index, end: m.index + m[0].length, kind: 'html_comment' });
   }
   const strongAt: number[] = [];
   // Fake turns: a line opening with a chat role. "User:" or "Model:" alone is common in manuals, so
@@ -295,7 +301,12 @@ export function scanInjection(text: string, options: Partial<InjectionOptions> =
     for (const m of t.matchAll(p.re)) {
       const s = m.index;
       const e = s + m[0].length;
-      const r = p.unit === 'line' ? lineRange(t, s, e) : p.unit === 'sentence' ? sentenceRange(sentences, s, e) : { start: s, end: e };
+      const r =
+        p.unit === 'line'
+          ? lineRange(t, s, e)
+          : p.unit === 'sentence'
+            ? sentenceRange(sentences, s, e)
+            : { start: s, end: e };
       ranges.push({ ...r, kind: p.kind });
       strongAt.push(s);
     }
@@ -400,13 +411,20 @@ export function screenInjection(
       scans.set(c.id, scan);
     }
     if (!scan || scan.flags.length === 0) {
-      kept.push(withEntry(c, { stage: 'verify', score: c.score, kept: true, detail: { check: 'injection', flags: 0 } }));
+      kept.push(
+        withEntry(c, { stage: 'verify', score: c.score, kept: true, detail: { check: 'injection', flags: 0 } }),
+      );
       continue;
     }
     for (const f of scan.flags) flags.push({ ...f, candidateId: c.id, docId: c.docId });
     redactions.set(c.id, scan.redacted);
     const kinds = [...new Set(scan.flags.map((f) => f.kind))];
-    const detail = { check: 'injection', flags: scan.flags.length, kinds: kinds.join(','), contentWords: scan.contentWords };
+    const detail = {
+      check: 'injection',
+      flags: scan.flags.length,
+      kinds: kinds.join(','),
+      contentWords: scan.contentWords,
+    };
     if (scan.contentWords < o.minContentWords) {
       dropped.push(
         withEntry(c, {

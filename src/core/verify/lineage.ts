@@ -163,7 +163,11 @@ export function detectLineage(
       if (ci.docId === cj.docId) continue;
       const aj = textOf(cj);
       let link: LineageLink | null = null;
-      if (ai.tokens.length >= o.minTokens && aj.tokens.length >= o.minTokens && keyJaccard(ai.masked, aj.masked) >= 0.5) {
+      if (
+        ai.tokens.length >= o.minTokens &&
+        aj.tokens.length >= o.minTokens &&
+        keyJaccard(ai.masked, aj.masked) >= 0.5
+      ) {
         const d = diffKeys(ai.masked, aj.masked);
         if (d.ratio >= o.nearIdentical) {
           link = {
@@ -270,9 +274,7 @@ export function detectLineage(
       cl.docIds.length > 1
         ? `lineage ${cl.id}: ${cl.docIds.length} documents share this text and count as one source (λ ${cl.lambda.toFixed(2)})${cl.coordinated ? '; coordinated low-credibility copies' : ''}`
         : undefined;
-    kept.push(
-      withEntry(c, { stage: VERIFY_STAGE, score: c.score, kept: true, ...(reason ? { reason } : {}), detail }),
-    );
+    kept.push(withEntry(c, { stage: VERIFY_STAGE, score: c.score, kept: true, ...(reason ? { reason } : {}), detail }));
   }
   const independentSources = new Set(kept.map((c) => clusterOf.get(c.id))).size;
   return { kept, dropped, clusters, clusterOf, links, independentSources };

@@ -8,8 +8,9 @@
  * is an edge of the contradiction graph. We keep a maximum independent set of that graph — the
  * largest set of mutually consistent candidates — exact by branch and bound up to `exactLimit`
  * vertices, greedy (minimum degree first) beyond. Among sets of equal size the one with the larger
- * total weight wins, where a candidate's weight rises with its λ and its rank (ReliabilityRAG's
- * tie-break toward higher-ranked, more reliable documents). Candidates outside the set are dropped.
+ * total weight wins, where a candidate's weight is (2λ + rank share)/3 (ReliabilityRAG's tie-break
+ * toward more reliable, higher-ranked documents; λ counts double, our choice). Candidates outside
+ * the set are dropped.
  *
  * Members of an unresolved conflict (conflict.ts) are protected: the answer must show both sides,
  * so edges that touch them are ignored.
@@ -253,8 +254,9 @@ export async function resolveContradictions(
     const pj = protectedIds.has((candidates[j] as Candidate).id);
     if (!pi && !pj) graph.push([i, j]);
   }
-  // Weight in (0, 1]: half reliability λ, half rank (input order is rank order).
-  const weights = candidates.map((c, i) => (lambdaOf(c, input.lookup) + (n - i) / n) / 2);
+  // Weight in (0, 1]: two thirds reliability λ, one third rank (input order is rank order), so a
+  // credible source outweighs a less credible one ranked just above it.
+  const weights = candidates.map((c, i) => (2 * lambdaOf(c, input.lookup) + (n - i) / n) / 3);
   const keep = new Set(maximumIndependentSet(n, graph, weights, o.exactLimit));
   const kept: Candidate[] = [];
   const dropped: Candidate[] = [];
@@ -265,7 +267,9 @@ export async function resolveContradictions(
       kept.push(withEntry(c, { stage: VERIFY_STAGE, score: c.score, kept: true, detail }));
       return;
     }
-    const others = mine.map((e) => (e.a === c.id ? e.b : e.a)).filter((x) => candidates.some((y, k) => y.id === x && keep.has(k)));
+    const others = mine
+      .map((e) => (e.a === c.id ? e.b : e.a))
+      .filter((x) => candidates.some((y, k) => y.id === x && keep.has(k)));
     const top = mine.reduce((m, e) => Math.max(m, e.contradiction), 0);
     dropped.push(
       withEntry(c, {

@@ -241,7 +241,7 @@ export function entityKey(text: string): string {
 }
 
 function sentenceInitial(text: string, start: number): boolean {
-  return /(^|[.?!:;•·|]\s*|\n\s*|\.\.\.\s*|…\s*)["'“‘(\[]*$/u.test(text.slice(Math.max(0, start - 6), start));
+  return /(^|[.?!:;•·|]\s*|\n\s*|\.\.\.\s*|…\s*)["'“‘([]*$/u.test(text.slice(Math.max(0, start - 6), start));
 }
 
 function datesIn(text: string): KeyValue[] {
@@ -263,7 +263,7 @@ function numbersIn(text: string, taken: readonly KeyValue[]): KeyValue[] {
   const out: KeyValue[] = [];
   const overlaps = (s: number, e: number): boolean => [...taken, ...out].some((v) => s < v.end && e > v.start);
   for (const m of text.matchAll(NUMBER_RE)) {
-    let start = m.index;
+    const start = m.index;
     let end = start + m[0].length;
     const [, sign, digits, pct1, scaleWord, pct2, unitWord] = m;
     if (digits === undefined) continue;
@@ -354,7 +354,7 @@ function entitiesIn(text: string, taken: readonly KeyValue[]): KeyValue[] {
       const a = tokens[first] as Token;
       const b = tokens[j] as Token;
       const single = first === j;
-      const acronym = /.\p{Lu}/u.test(a.raw) || a.raw.length <= 3;
+      const acronym = /.\p{Lu}/u.test(a.raw);
       if (!(single && sentenceInitial(text, a.start) && !acronym)) {
         let end = b.end;
         // Keep an initial's or acronym's final dot ("U.S.").
@@ -394,8 +394,8 @@ export function compatibleKeys(kind: ValueKind, a: string, b: string): boolean {
     );
   }
   if (kind === 'number') {
-    const na = /^(-?[\d.e+]+)(.*)$/u.exec(a);
-    const nb = /^(-?[\d.e+]+)(.*)$/u.exec(b);
+    const na = /^(-?\d+(?:\.\d+)?(?:e[+-]?\d+)?)(.*)$/u.exec(a);
+    const nb = /^(-?\d+(?:\.\d+)?(?:e[+-]?\d+)?)(.*)$/u.exec(b);
     if (!na || !nb) return false;
     return Number(na[1]) === Number(nb[1]) && (na[2] === '' || nb[2] === '' || na[2] === nb[2]);
   }
@@ -440,6 +440,14 @@ export function answerTypeOf(question: string): AnswerType {
     return 'number';
   }
   if (/\bhow\s+(?:many|much)\b/u.test(q)) return 'number';
+  if (
+    /^(?:what|which)\b/u.test(q) &&
+    /\b(?:cap|limit|rate|fee|fees|amount|total|size|length|duration|allowance|maximum|minimum|threshold|dose|dosage)\b/u.test(
+      q,
+    )
+  ) {
+    return 'number';
+  }
   if (/^(?:who|whom|whose|where|which|what|name)\b/u.test(q)) return 'entity';
   if (/\b(?:who|whom|whose|which)\b/u.test(q)) return 'entity';
   if (/^(?:is|are|was|were|does|do|did|can|could|should|will|would|has|have|had|must|may)\b/u.test(q)) return 'yesno';

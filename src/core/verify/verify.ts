@@ -91,10 +91,7 @@ export interface VerifyResult {
 }
 
 /** Runs the four checks; never mutates its input. */
-export async function verifyEvidence(
-  input: VerifyInput,
-  options: Partial<VerifyOptions> = {},
-): Promise<VerifyResult> {
+export async function verifyEvidence(input: VerifyInput, options: Partial<VerifyOptions> = {}): Promise<VerifyResult> {
   assertKnownOptions(options, DEFAULT_VERIFY_OPTIONS, 'verify');
   const o: VerifyOptions = { ...DEFAULT_VERIFY_OPTIONS, ...options };
   const t0 = clock();

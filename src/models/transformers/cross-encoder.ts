@@ -84,7 +84,10 @@ class TransformersCrossEncoderImpl implements TransformersCrossEncoder {
       );
       const { logits } = await this.model(inputs);
       if (!logits || logits.dims[0] !== batch.length || logits.dims.at(-1) !== 1) {
-        throw new EvidentError('internal', `Cross-encoder returned logits [${logits?.dims}] for ${batch.length} pairs.`);
+        throw new EvidentError(
+          'internal',
+          `Cross-encoder returned logits [${logits?.dims}] for ${batch.length} pairs.`,
+        );
       }
       scores.push(...floatData(logits, 'score'));
       await yieldToEventLoop();

@@ -38,7 +38,10 @@ describe('chooseDevice', () => {
     const { probe, asked } = probeOf({});
     const err = await chooseDevice(['webgpu', 'cuda'], probe).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(EvidentError);
-    expect(err).toMatchObject({ code: 'invalid_option', message: 'Unknown device "cuda". Allowed: webgpu, wasm, cpu.' });
+    expect(err).toMatchObject({
+      code: 'invalid_option',
+      message: 'Unknown device "cuda". Allowed: webgpu, wasm, cpu.',
+    });
     expect(asked).toEqual([]);
     await expect(chooseDevice([], probe)).rejects.toMatchObject({ code: 'invalid_option' });
   });
@@ -74,10 +77,16 @@ describe('validateBrowserOptions', () => {
   const wasmPaths = { mjs: '/vendor/ort/ort.mjs', wasm: '/vendor/ort/ort.wasm' };
 
   it('accepts a path and self-hosted runtime files', () => {
-    expect(() => validateBrowserOptions({ localModelPath: '/models/', allowRemote: false, wasmPaths }, origin)).not.toThrow();
+    expect(() =>
+      validateBrowserOptions({ localModelPath: '/models/', allowRemote: false, wasmPaths }, origin),
+    ).not.toThrow();
     expect(() =>
       validateBrowserOptions(
-        { localModelPath: '/app/models/', allowRemote: false, wasmPaths: { mjs: `${origin}/a.mjs`, wasm: `${origin}/a.wasm` } },
+        {
+          localModelPath: '/app/models/',
+          allowRemote: false,
+          wasmPaths: { mjs: `${origin}/a.mjs`, wasm: `${origin}/a.wasm` },
+        },
         origin,
       ),
     ).not.toThrow();
@@ -98,7 +107,10 @@ describe('validateBrowserOptions', () => {
     );
     const cdn = 'https://cdn.jsdelivr.net/npm/onnxruntime-web/dist/ort-wasm-simd-threaded.asyncify.wasm';
     expect(() =>
-      validateBrowserOptions({ localModelPath: '/models/', allowRemote: false, wasmPaths: { ...wasmPaths, wasm: cdn } }, origin),
+      validateBrowserOptions(
+        { localModelPath: '/models/', allowRemote: false, wasmPaths: { ...wasmPaths, wasm: cdn } },
+        origin,
+      ),
     ).toThrow(/wasmPaths.wasm must be served by this app/);
   });
 });

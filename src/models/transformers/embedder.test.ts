@@ -41,7 +41,8 @@ async function reference(texts: string[], pooling: 'mean' | 'cls'): Promise<Floa
     const v = new Float32Array(dim);
     if (pooling === 'cls') v.set(data.subarray(0, dim));
     else {
-      for (let t = 0; t < seq; t++) for (let j = 0; j < dim; j++) v[j] = (v[j] as number) + (data[t * dim + j] as number) / seq;
+      for (let t = 0; t < seq; t++)
+        for (let j = 0; j < dim; j++) v[j] = (v[j] as number) + (data[t * dim + j] as number) / seq;
     }
     const norm = Math.hypot(...v);
     out.push(v.map((x) => x / norm));
@@ -110,7 +111,10 @@ describe('Transformers.js embedder on the tiny encoder', () => {
 
   it('gives the empty string an all-zero row and reports progress to the end', async () => {
     const seen: [number, number][] = [];
-    const vectors = await embedder.embed(['', 'hello there', ''], { batchSize: 1, onProgress: (d, t) => seen.push([d, t]) });
+    const vectors = await embedder.embed(['', 'hello there', ''], {
+      batchSize: 1,
+      onProgress: (d, t) => seen.push([d, t]),
+    });
     expect(rowOf(vectors, 32, 0).every((x) => x === 0)).toBe(true);
     expect(rowOf(vectors, 32, 2).every((x) => x === 0)).toBe(true);
     expect(Math.hypot(...rowOf(vectors, 32, 1))).toBeCloseTo(1, 5);

@@ -40,7 +40,10 @@ export async function loadTransformersEmbedder(
 ): Promise<{ embedder: Embedder; report: LoadReport }> {
   const { pooling, normalize } = spec;
   if (spec.task !== 'feature-extraction' || pooling === undefined || normalize === undefined) {
-    throw new EvidentError('invalid_option', `${spec.id} is not a feature-extraction model with pooling and normalize.`);
+    throw new EvidentError(
+      'invalid_option',
+      `${spec.id} is not a feature-extraction model with pooling and normalize.`,
+    );
   }
   const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
   assertBatchSize(batchSize);
@@ -112,7 +115,10 @@ class TransformersEmbedder implements Embedder {
       );
       try {
         if (tensor.dims.length !== 2 || tensor.dims[0] !== batch.length || tensor.dims[1] !== this.dim) {
-          throw new EvidentError('internal', `Embedding model returned shape [${tensor.dims}] for ${batch.length} texts.`);
+          throw new EvidentError(
+            'internal',
+            `Embedding model returned shape [${tensor.dims}] for ${batch.length} texts.`,
+          );
         }
         const rows = floatData(tensor, 'embed');
         batch.forEach((textIndex, r) => writeNormalised(rows, r, this.dim, out, textIndex));

@@ -22,7 +22,10 @@ let generator: TransformersGenerator;
 let session: ort.InferenceSession;
 
 /** Greedy decoding of `steps` tokens from the hand-written ChatML prompt, without a KV cache. */
-async function referenceReply(messages: readonly ChatMessage[], steps: number): Promise<{ text: string; ids: number[] }> {
+async function referenceReply(
+  messages: readonly ChatMessage[],
+  steps: number,
+): Promise<{ text: string; ids: number[] }> {
   const tokenizer = await AutoTokenizer.from_pretrained('tiny/causal-lm');
   const prompt =
     messages.map((m) => `<|im_start|>${m.role}\n${m.content}<|im_end|>\n`).join('') + '<|im_start|>assistant\n';

@@ -133,10 +133,12 @@ describe('Hub models', () => {
   it('with consent but no network: offline', async () => {
     // Port 9 (discard) on loopback is closed here: connection refused, as when offline.
     env.remoteHost = 'http://127.0.0.1:9/';
-    await expect(loadTransformersEmbedder(hubSpec('Example/unreachable'), { allowRemote: true })).rejects.toMatchObject({
-      code: 'offline',
-      message: expect.stringMatching(/network is unreachable/),
-    });
+    await expect(loadTransformersEmbedder(hubSpec('Example/unreachable'), { allowRemote: true })).rejects.toMatchObject(
+      {
+        code: 'offline',
+        message: expect.stringMatching(/network is unreachable/),
+      },
+    );
   });
 });
 
@@ -206,9 +208,14 @@ describe('classify', () => {
     );
     expect(classify(e('RuntimeError', 'Aborted(OOM)'))).toBe('out_of_memory');
     expect(classify(e('SyntaxError', 'Unexpected token < in JSON at position 0'))).toBe('damaged');
-    expect(classify(e('Error', "Can't create a session. ERROR_CODE: 7, ERROR_MESSAGE: Failed to load model because protobuf parsing failed."))).toBe(
-      'damaged',
-    );
+    expect(
+      classify(
+        e(
+          'Error',
+          "Can't create a session. ERROR_CODE: 7, ERROR_MESSAGE: Failed to load model because protobuf parsing failed.",
+        ),
+      ),
+    ).toBe('damaged');
     expect(classify(e('AbortError', 'The operation was aborted'))).toBe('aborted');
     expect(classify(e('Error', 'Could not find an implementation for GatherBlockQuantized'))).toBe('device');
   });

@@ -29,6 +29,7 @@ import {
   type DeviceProbe,
 } from './device';
 import { activeModelCache, remoteHost, runtimeReport, setDownloadSignal, type ModelCache } from './env';
+import { installWebSessionGuard } from './ort-guard';
 
 export interface ModelLoadProgress {
   readonly modelId: string;
@@ -140,7 +141,10 @@ export async function loadTransformersModel<T extends Disposable>(
     throw new EvidentError('invalid_option', `${spec.id} runs on ${spec.runtime}, not Transformers.js.`);
   }
   if (spec.source === 'bundled') {
-    throw new EvidentError('invalid_option', `${spec.id} is bundled with the app; it is not loaded through Transformers.js.`);
+    throw new EvidentError(
+      'invalid_option',
+      `${spec.id} is bundled with the app; it is not loaded through Transformers.js.`,
+    );
   }
   const runtime = runtimeReport();
   if (!runtime) throw new EvidentError('internal', 'configureRuntime() must run before a model is loaded.');
@@ -155,6 +159,8 @@ export async function loadTransformersModel<T extends Disposable>(
   const t0 = performance.now();
   throwIfAborted(signal, spec);
 
+  // A failed session must not poison Transformers.js's web session chain (see ort-guard.ts).
+  if (runtime.runtime === 'browser') await installWebSessionGuard();
   const cache = await activeModelCache();
   const cachedFiles = cache ? (await cacheKeysFor(cache, spec)).length : 0;
   let cacheEvicted = false;
@@ -249,7 +255,10 @@ export function classify(err: unknown): FailureKind {
   const name = err instanceof Error ? err.name : '';
   const text = message(err);
   if (name === 'AbortError') return 'aborted';
-  if (name === 'ModelFileNotFoundError' || /could not locate file|not found locally|\(404\)|status(?: code)? 404/i.test(text)) {
+  if (
+    name === 'ModelFileNotFoundError' ||
+    /could not locate file|not found locally|\(404\)|status(?: code)? 404/i.test(text)
+  ) {
     return 'not_found';
   }
   if (
@@ -301,7 +310,9 @@ function toEvidentError(kind: FailureKind, err: unknown, spec: ModelSpec, allowR
       return new EvidentError(
         'model_not_found',
         `${spec.id} is missing from ${folder} (${detail}).` +
-          (modelPath(spec).startsWith('tiny/') ? ' Run `npm run models:tiny` and `npm run setup:assets`.' : ` Copy its files into ${folder}.`),
+          (modelPath(spec).startsWith('tiny/')
+            ? ' Run `npm run models:tiny` and `npm run setup:assets`.'
+            : ` Copy its files into ${folder}.`),
       );
     case 'offline':
       return new EvidentError(

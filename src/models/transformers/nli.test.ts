@@ -12,7 +12,10 @@ import type { ModelSpec } from '../manifest';
 import { loadTransformersNli, nliLabelIndex, type TransformersEntailmentModel } from './nli';
 
 const PAIRS = [
-  { premise: 'The remote work policy allows up to three days per week at home.', hypothesis: 'Remote work is allowed.' },
+  {
+    premise: 'The remote work policy allows up to three days per week at home.',
+    hypothesis: 'Remote work is allowed.',
+  },
   { premise: 'Sick leave is paid for the first ten days.', hypothesis: 'Sick leave is never paid.' },
   { premise: 'The court held that the clause was void.', hypothesis: 'Interest is charged monthly.' },
 ];

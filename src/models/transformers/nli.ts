@@ -53,8 +53,7 @@ export function nliLabelIndex(id2label: unknown, modelId: string): Record<NliLab
     }
     index[label] = i;
   }
-  const ok =
-    entries.length === 3 && NLI_LABELS.every((l) => index[l] !== undefined && index[l] >= 0 && index[l] < 3);
+  const ok = entries.length === 3 && NLI_LABELS.every((l) => index[l] !== undefined && index[l] >= 0 && index[l] < 3);
   if (!ok) {
     throw new EvidentError(
       'model_load_failed',
@@ -103,7 +102,10 @@ class TransformersNli implements TransformersEntailmentModel {
 
   async classify(pairs: readonly EntailmentPair[], signal?: AbortSignalLike): Promise<EntailmentScores[]> {
     if (this.disposed) throw new EvidentError('internal', 'The NLI model was already released.');
-    if (!Array.isArray(pairs) || pairs.some((p) => typeof p?.premise !== 'string' || typeof p?.hypothesis !== 'string')) {
+    if (
+      !Array.isArray(pairs) ||
+      pairs.some((p) => typeof p?.premise !== 'string' || typeof p?.hypothesis !== 'string')
+    ) {
       throw new EvidentError('invalid_input', 'classify: expected an array of { premise, hypothesis } strings.');
     }
     throwIfAborted(signal, 'Verification');

@@ -1,0 +1,382 @@
+/**
+ * Startup of a stored library: how long until a 10k-chunk library is searchable by its words,
+ * and until its vectors are loaded too. Timings, never asserted (benchmarks are not tests).
+ *
+ *   npx tsx src/cli/bench-startup.ts                         # Node + fake-indexeddb, then Chromium
+ *   npx tsx src/cli/bench-startup.ts --chunks 10000 --docs 100 --no-chromium --json out.json
+ *
+ * 1. Node, fake-indexeddb (a pure-JS IndexedDB: a poor proxy for a browser's, which reads from
+ *    disk through another process; kept because it runs anywhere). Side by side in one run, the
+ *    two ways to make the library searchable lexically at startup:
+ *      rebuild      read documents + chunks, build BM25 from the chunk texts;
+ *      serialized   read documents + chunks (still needed to show results) and the stored
+ *                   serialized BM25 index, deserialize it;
+ *    and the vectors: read every segment, fill the FlatIndex.
+ * 2. Chromium (the production build under `vite preview`, Debian's /usr/bin/chromium): the real
+ *    app. The library is written into the app's own IndexedDB by the page, then the page is
+ *    reloaded and the worker's own timings are read (worker start → searchable lexically →
+ *    vectors loaded), plus navigation → library shown in the page.
+ *
+ * Chunks: ~90 words resampled from SciFact sentences (../shared) when present, else seeded
+ * synthetic words; vectors: seeded random unit vectors of 512 dimensions (the USE-lite size).
+ */
+import 'fake-indexeddb/auto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { DocumentRecord, VectorRecord } from '../core/library-format';
+import type { Chunk } from '../core/types';
+import { fnv1a64 } from '../core/util/hash';
+import { Library } from '../storage/library';
+import { Engine } from '../worker/engine';
+
+interface Args {
+  chunks: number;
+  docs: number;
+  dim: number;
+  runs: number;
+  chromium: boolean;
+  json?: string;
+}
+
+function parseArgs(argv: readonly string[]): Args {
+  const args: Args = { chunks: 10_000, docs: 100, dim: 512, runs: 3, chromium: true };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--chunks') args.chunks = Number(argv[++i]);
+    else if (a === '--docs') args.docs = Number(argv[++i]);
+    else if (a === '--runs') args.runs = Number(argv[++i]);
+    else if (a === '--no-chromium') args.chromium = false;
+    else if (a === '--json') args.json = argv[++i];
+    else throw new Error(`bench-startup: unknown argument "${a}". Allowed: --chunks, --docs, --runs, --no-chromium, --json FILE.`);
+  }
+  for (const k of ['chunks', 'docs', 'runs'] as const) {
+    if (!Number.isInteger(args[k]) || args[k] < 1) throw new Error(`bench-startup: --${k} must be a positive integer.`);
+  }
+  return args;
+}
+
+/** Mulberry32: seeded, so every run measures the same library. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function sentences(): { list: string[]; source: string } {
+  const file = path.resolve(process.env.EVIDENT_SHARED ?? '../shared', 'datasets', 'scifact', 'corpus.jsonl');
+  if (existsSync(file)) {
+    const list: string[] = [];
+    for (const line of readFileSync(file, 'utf8').split('\n')) {
+      if (line.trim() === '') continue;
+      const doc = JSON.parse(line) as { text: string };
+      for (const s of doc.text.split(/(?<=[.!?])\s+/)) if (s.length > 20) list.push(s);
+    }
+    return { list, source: 'SciFact sentences' };
+  }
+  const rand = prng(3);
+  const words = Array.from({ length: 5000 }, (_, i) => `w${i.toString(36)}${'aeiou'[i % 5]}`);
+  const list = Array.from({ length: 20_000 }, () =>
+    Array.from({ length: 8 + Math.floor(rand() * 20) }, () => words[Math.floor(rand() ** 2 * words.length)]).join(' ') + '.',
+  );
+  return { list, source: 'synthetic words (../shared missing)' };
+}
+
+interface Fixture {
+  documents: DocumentRecord[];
+  chunks: Chunk[][];
+  source: string;
+}
+
+function makeLibrary(args: Args): Fixture {
+  const { list, source } = sentences();
+  const rand = prng(7);
+  const per = Math.ceil(args.chunks / args.docs);
+  const documents: DocumentRecord[] = [];
+  const chunks: Chunk[][] = [];
+  let made = 0;
+  for (let d = 0; d < args.docs && made < args.chunks; d++) {
+    const id = `bench-${d}`;
+    const count = Math.min(per, args.chunks - made);
+    const list2: Chunk[] = [];
+    let at = 0;
+    for (let i = 0; i < count; i++) {
+      const parts: string[] = [];
+      let words = 0;
+      while (words < 90) {
+        const s = list[Math.floor(rand() * list.length)] as string;
+        parts.push(s);
+        words += s.split(' ').length;
+      }
+      const text = parts.join(' ');
+      list2.push({
+        id: `${id}#${i}`,
+        docId: id,
+        ordinal: i,
+        text,
+        headings: [`Document ${d}`, `Section ${Math.floor(i / 10)}`],
+        start: at,
+        end: at + text.length,
+        prevId: i > 0 ? `${id}#${i - 1}` : null,
+        nextId: i < count - 1 ? `${id}#${i + 1}` : null,
+        hash: fnv1a64(text),
+        tokens: 120,
+      });
+      at += text.length + 2;
+    }
+    made += count;
+    chunks.push(list2);
+    documents.push({
+      id,
+      title: `Benchmark document ${d}`,
+      sourceType: 'peer_reviewed',
+      status: 'current',
+      fileName: `${id}.md`,
+      format: 'markdown',
+      size: at,
+      bytesHash: fnv1a64(id).repeat(4),
+      addedAt: 1_700_000_000_000 + d,
+      updatedAt: 1_700_000_000_000 + d,
+      chunkCount: count,
+      pageCount: null,
+      vectorState: 'complete',
+    });
+  }
+  return { documents, chunks, source };
+}
+
+function randomVectors(rows: number, dim: number, seed: number): Float32Array {
+  const rand = prng(seed);
+  const out = new Float32Array(rows * dim);
+  for (let r = 0; r < rows; r++) {
+    let norm = 0;
+    for (let j = 0; j < dim; j++) {
+      const v = rand() * 2 - 1;
+      out[r * dim + j] = v;
+      norm += v * v;
+    }
+    const inv = 1 / Math.sqrt(norm);
+    for (let j = 0; j < dim; j++) out[r * dim + j]! *= inv;
+  }
+  return out;
+}
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+const fmt = (ms: number): string => `${ms.toFixed(0).padStart(6)} ms`;
+
+async function benchNode(args: Args, fx: Fixture): Promise<Record<string, number>> {
+  const name = `bench-startup-${Date.now()}`;
+  const seed = await Library.open({ name });
+  const t0 = performance.now();
+  for (const [d, doc] of fx.documents.entries()) {
+    const chunks = fx.chunks[d] as Chunk[];
+    const vectors: VectorRecord = {
+      docId: doc.id,
+      embedderId: 'bench-512',
+      dim: args.dim,
+      encoding: 'f32',
+      chunkIds: chunks.map((c) => c.id),
+      data: randomVectors(chunks.length, args.dim, d + 1),
+      docAddedAt: doc.addedAt,
+    };
+    await seed.putDocument({ document: doc, chunks, vectors });
+  }
+  const seedMs = performance.now() - t0;
+  // The serialized index is written in the background after every change; measure one write.
+  const text0 = await seed.loadText();
+  const engine0 = new Engine();
+  engine0.attachStore(seed);
+  const t1 = performance.now();
+  engine0.load(text0.documents, text0.chunks);
+  const firstBuildMs = performance.now() - t1;
+  const t2 = performance.now();
+  await engine0.flushLexical();
+  const saveLexicalMs = performance.now() - t2;
+  seed.close();
+
+  const rows: Record<string, number[]> = {};
+  const add = (k: string, v: number): void => void (rows[k] ??= []).push(v);
+  for (let run = 0; run < args.runs; run++) {
+    const s0 = performance.now();
+    const lib = await Library.open({ name });
+    const openMs = performance.now() - s0;
+    const text = await lib.loadText();
+    // Rebuild: BM25 from the chunk texts.
+    const s1 = performance.now();
+    const rebuilt = new Engine();
+    const how = rebuilt.load(text.documents, text.chunks).lexical;
+    const buildMs = performance.now() - s1;
+    if (how !== 'rebuilt') throw new Error(`expected a rebuild, got ${how}`);
+    // Serialized: read the stored index, deserialize it.
+    const s2 = performance.now();
+    const stored = await lib.loadLexical();
+    const readSerializedMs = performance.now() - s2;
+    const s3 = performance.now();
+    const engine = new Engine();
+    const how2 = engine.load(text.documents, text.chunks, stored).lexical;
+    const deserializeMs = performance.now() - s3;
+    if (how2 !== 'stored') throw new Error(`expected the stored index, got ${how2}`);
+    const s4 = performance.now();
+    const vectors = await lib.loadVectors();
+    const readVectorsMs = performance.now() - s4;
+    const s5 = performance.now();
+    engine.loadVectors(vectors);
+    const fillMs = performance.now() - s5;
+    lib.close();
+    add('open', openMs);
+    add('read documents + chunks', text.ms);
+    add('rebuild: build BM25 from chunks', buildMs);
+    add('serialized: read stored BM25', readSerializedMs);
+    add('serialized: deserialize + load', deserializeMs);
+    add('searchable lexically, rebuild', openMs + text.ms + buildMs);
+    add('searchable lexically, serialized', openMs + text.ms + readSerializedMs + deserializeMs);
+    add('read vectors', readVectorsMs);
+    add('fill FlatIndex', fillMs);
+    add('fully loaded (serialized BM25)', openMs + text.ms + readSerializedMs + deserializeMs + readVectorsMs + fillMs);
+  }
+  const out: Record<string, number> = {
+    'seed (write all, one tx per document)': seedMs,
+    'first startup: build BM25': firstBuildMs,
+    'first startup: store serialized BM25': saveLexicalMs,
+  };
+  for (const [k, v] of Object.entries(rows)) out[k] = median(v);
+  return out;
+}
+
+/** Chromium: the production app, its IndexedDB filled by the page, then reloaded `runs` times. */
+async function benchChromium(args: Args, fx: Fixture): Promise<Record<string, number> | string> {
+  const chromiumPath = process.env.EVIDENT_CHROMIUM || '/usr/bin/chromium';
+  if (!existsSync(chromiumPath)) return `${chromiumPath} is missing: Chromium part skipped`;
+  const { build, preview } = await import('vite');
+  const { chromium } = await import('playwright-core');
+  const { copyAssets } = await import('../../scripts/copy-assets.ts');
+  const root = process.cwd();
+  await copyAssets(root);
+  const outDir = await mkdtemp(path.join(tmpdir(), 'evident-bench-'));
+  const configFile = path.join(root, 'vite.config.ts');
+  await build({ root, configFile, mode: 'production', logLevel: 'warn', build: { outDir, emptyOutDir: true } });
+  const server = await preview({ root, configFile, logLevel: 'warn', build: { outDir }, preview: { host: '127.0.0.1', port: 0, open: false } });
+  const url = server.resolvedUrls?.local[0];
+  const browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+  try {
+    if (!url) throw new Error('vite preview gave no URL');
+    const page = await (await browser.newContext()).newPage();
+    await page.goto(url);
+    // First run: the app creates the database and adds the demo; wait for it to settle.
+    await page.locator('[data-testid="library"][data-state="ready"]').waitFor({ timeout: 300_000 });
+    await page.locator('[data-testid="model-status"][data-state="ready"]').waitFor({ timeout: 300_000 });
+    await page.locator('[data-testid="library"][data-source="ingested"]').waitFor({ timeout: 300_000 });
+    const t0 = performance.now();
+    for (const [d, doc] of fx.documents.entries()) {
+      await page.evaluate(
+        async ({ doc, chunks, dim, seed }) => {
+          let a = seed >>> 0;
+          const rand = (): number => {
+            a = (a + 0x6d2b79f5) >>> 0;
+            let t = a;
+            t = Math.imul(t ^ (t >>> 15), t | 1);
+            t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+            return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+          };
+          const data = new Float32Array(chunks.length * dim);
+          for (let i = 0; i < data.length; i++) data[i] = rand() * 2 - 1;
+          const db = await new Promise<IDBDatabase>((res, rej) => {
+            const r = indexedDB.open('evident');
+            r.onsuccess = () => res(r.result);
+            r.onerror = () => rej(r.error);
+          });
+          const tx = db.transaction(['documents', 'chunks', 'vectors'], 'readwrite');
+          tx.objectStore('documents').put(doc);
+          for (const c of chunks) tx.objectStore('chunks').put(c);
+          tx.objectStore('vectors').put({
+            docId: doc.id,
+            embedderId: 'use-lite-512@bench',
+            dim,
+            encoding: 'f32',
+            chunkIds: chunks.map((c) => c.id),
+            data,
+            docAddedAt: doc.addedAt,
+          });
+          await new Promise<void>((res, rej) => {
+            tx.oncomplete = () => res();
+            tx.onabort = () => rej(tx.error);
+          });
+          db.close();
+        },
+        { doc, chunks: fx.chunks[d] as Chunk[], dim: args.dim, seed: d + 1 },
+      );
+    }
+    const seedMs = performance.now() - t0;
+    const rows: Record<string, number[]> = {};
+    const add = (k: string, v: number): void => void (rows[k] ??= []).push(v);
+    for (let run = 0; run < args.runs; run++) {
+      await page.reload();
+      const shownMs = await page.evaluate(
+        () =>
+          new Promise<number>((res) => {
+            const check = (): void => {
+              const el = document.querySelector('[data-testid="library"][data-state="ready"][data-source="stored"]');
+              if (el) res(performance.now());
+              else requestAnimationFrame(check);
+            };
+            check();
+          }),
+      );
+      const lib = page.getByTestId('library');
+      const attr = async (n: string): Promise<number> => Number(await lib.getAttribute(`data-${n}`));
+      const chunks = await attr('chunks');
+      if (chunks < args.chunks) throw new Error(`the app shows ${chunks} chunks, expected at least ${args.chunks}`);
+      add('worker: open database', await attr('open-ms'));
+      add('worker: read documents + chunks', await attr('read-ms'));
+      add('worker: build BM25', await attr('lexical-ms'));
+      add('worker start → searchable lexically', await attr('load-ms'));
+      add('worker: read vectors + fill FlatIndex', await attr('vectors-ms'));
+      add('worker start → fully loaded', await attr('loaded-ms'));
+      add('page navigation → library shown', shownMs);
+    }
+    const out: Record<string, number> = { 'seed (page writes, one tx per document)': seedMs };
+    for (const [k, v] of Object.entries(rows)) out[k] = median(v);
+    return out;
+  } finally {
+    await browser.close();
+    await server.close();
+    await rm(outDir, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const fx = makeLibrary(args);
+  const chunks = fx.chunks.reduce((s, c) => s + c.length, 0);
+  const mb = fx.chunks.flat().reduce((s, c) => s + c.text.length, 0) / 2 ** 20;
+  console.log(
+    `bench-startup: ${fx.documents.length} documents, ${chunks} chunks (${mb.toFixed(1)} M chars of ${fx.source}), ` +
+      `${args.dim}-d float32 vectors (${((chunks * args.dim * 4) / 2 ** 20).toFixed(1)} MiB); median of ${args.runs} runs\n`,
+  );
+  const report: Record<string, unknown> = { args, chunks, source: fx.source };
+  const node = await benchNode(args, fx);
+  report.node = node;
+  console.log('Node 20 + fake-indexeddb (in-memory; a poor proxy for a browser):');
+  for (const [k, v] of Object.entries(node)) console.log(`  ${k.padEnd(40)} ${fmt(v)}`);
+  if (args.chromium) {
+    const chrome = await benchChromium(args, fx);
+    report.chromium = chrome;
+    if (typeof chrome === 'string') console.log(`\nChromium: ${chrome}`);
+    else {
+      console.log('\nChromium (production build, real IndexedDB on disk):');
+      for (const [k, v] of Object.entries(chrome)) console.log(`  ${k.padEnd(40)} ${fmt(v)}`);
+    }
+  }
+  if (args.json) writeFileSync(args.json, JSON.stringify(report, null, 2));
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

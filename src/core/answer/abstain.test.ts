@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import type { AbstentionModel, AbstentionSignals } from './abstain';
+import {
+  ABSTENTION_FEATURES,
+  DEFAULT_ABSTENTION_OPTIONS,
+  abstentionSignals,
+  decideAbstention,
+  pCorrect,
+} from './abstain';
+import { answerFromPacket } from './extractive';
+import { selectEvidence } from '../select/select';
+import { buildCorpus, candidate } from '../select/testing';
+
+const base: AbstentionSignals = {
+  answerScore: 1.5,
+  topScore: 0.6,
+  margin: 0.1,
+  agreement: null,
+  independentSources: 3,
+  conflict: false,
+  flagged: 0,
+  coverage: 1,
+  typed: true,
+  voteSources: 2,
+  voteShare: 0.6,
+  missingEntities: [],
+};
+
+describe('decideAbstention', () => {
+  it('applies the rules in order: conflict, insufficient, missing premise', () => {
+    expect(decideAbstention({ ...base, conflict: true, answerScore: 0 })).toMatchObject({
+      abstain: true,
+      reason: 'conflict',
+    });
+    expect(decideAbstention({ ...base, answerScore: 0 })).toMatchObject({ abstain: true, reason: 'insufficient' });
+    const d = decideAbstention({ ...base, missingEntities: ['Acme Corp'] });
+    expect(d).toMatchObject({ abstain: true, reason: 'missing_premise', pCorrect: null });
+    expect(d.suggestion).toMatch(/Add the document/);
+  });
+
+  it('abstains below the threshold of the fitted model and says which signal was weakest', () => {
+    const model: AbstentionModel = {
+      mean: Object.fromEntries(ABSTENTION_FEATURES.map((f) => [f, 0])) as AbstentionModel['mean'],
+      sd: Object.fromEntries(ABSTENTION_FEATURES.map((f) => [f, 1])) as AbstentionModel['sd'],
+      weights: {
+        ...(Object.fromEntries(ABSTENTION_FEATURES.map((f) => [f, 0])) as AbstentionModel['weights']),
+        voteSources: 2,
+      },
+      bias: -3,
+    };
+    expect(decideAbstention({ ...base, voteSources: 1 }, { model })).toMatchObject({
+      abstain: true,
+      reason: 'low_scores',
+    });
+    expect(decideAbstention({ ...base, voteSources: 3 }, { model })).toMatchObject({ abstain: false, reason: 'none' });
+    expect(decideAbstention({ ...base, voteSources: 1, coverage: -5 }, { model }).reason).toBe('uncovered');
+    expect(() => decideAbstention(base, { cutoff: 1 } as never)).toThrow(/unknown option "cutoff"/);
+  });
+
+  it('fitted model: more passages agreeing on the answer never lowers the probability it is correct', () => {
+    const m = DEFAULT_ABSTENTION_OPTIONS.model;
+    expect(m.weights.voteSources).toBeGreaterThan(0);
+    for (let k = 0; k < 5; k++)
+      expect(pCorrect({ ...base, voteSources: k + 1 }, m)).toBeGreaterThanOrEqual(
+        pCorrect({ ...base, voteSources: k }, m),
+      );
+  });
+});
+
+describe('abstentionSignals', () => {
+  it('reads coverage, sources and missing entities off a real packet', async () => {
+    const c = buildCorpus([
+      { id: 'a', sourceType: 'government', chunks: ['Hotel stays are capped at 180 EUR per night for all staff.'] },
+      { id: 'b', sourceType: 'government', chunks: ['The hotel cap of 180 EUR per night applies in every city.'] },
+    ]);
+    const candidates = [
+      { ...candidate('a#0', 0.03), scores: { fused: 0.03, bm25: 4 }, ranks: { bm25: 1 } },
+      { ...candidate('b#0', 0.02), scores: { fused: 0.02, bm25: 3 }, ranks: { bm25: 2 } },
+    ];
+    const question = 'What is the hotel cap per night at Globex Corporation?';
+    const packet = await selectEvidence(
+      { question, candidates, chunks: c.chunks, documents: c.documents },
+      { verify: {}, cutoff: { minKeep: 2 } },
+    );
+    const answer = answerFromPacket(packet);
+    const s = abstentionSignals({ packet, answer, candidates });
+    expect(s.independentSources).toBe(2);
+    expect(s.voteSources).toBe(2);
+    expect(s.margin).toBeCloseTo(1 / 3, 10);
+    expect(s.missingEntities).toEqual(['Globex Corporation']);
+    expect(decideAbstention(s).reason).toBe('missing_premise');
+  });
+});

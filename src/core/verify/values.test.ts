@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { answerTypeOf, compatibleKeys, dateParts, extractValues, hasNegation } from './values';
+
+const keys = (text: string): string[] => extractValues(text).map((v) => `${v.kind}:${v.key}`);
+
+describe('extractValues', () => {
+  it('reads dates in their common spellings into one key', () => {
+    for (const t of ['July 21, 2017', '21 July 2017', 'Jul. 21, 2017', '2017-07-21', 'July 21st, 2017']) {
+      expect(keys(`It was released on ${t}.`)).toContain('date:2017-07-21');
+    }
+    expect(keys('It premiered in June 2020.')).toEqual(['date:2020-06']);
+    expect(keys('Founded in 2015 in San Francisco.')).toEqual(['date:2015', 'entity:san francisco']);
+  });
+
+  it('reads amounts with currency, scale and unit', () => {
+    expect(keys('Revenue was $10.4 billion.')).toEqual(['number:10400000000usd']);
+    expect(keys('Hotels are capped at 180 EUR per night.')).toEqual(['number:180eur']);
+    expect(keys('Up 74% from 10,389 cars.')).toEqual(['number:74%', 'number:10389']);
+    expect(keys('Employees get ten days of leave.')).toEqual(['number:10day']);
+  });
+
+  it('reads names as runs of capitalised words, not sentence-initial function words', () => {
+    expect(keys('The game was played in Tampa, Florida.')).toEqual(['entity:tampa', 'entity:florida']);
+    expect(keys('Niels B. Christiansen leads the LEGO Group.')).toEqual([
+      'entity:niels b christiansen',
+      'entity:lego group',
+    ]);
+    expect(keys('Tadej Pogačar won. Chloé Zhao made history.')).toEqual(['entity:tadej pogacar', 'entity:chloe zhao']);
+  });
+
+  it('never returns overlapping values or offsets outside the text (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.constantFrom(
+            'July',
+            '21,',
+            '2017',
+            '$5',
+            'million',
+            'Ada',
+            'Lovelace',
+            'the',
+            'of',
+            'ten',
+            'days',
+            '.',
+            'B.',
+          ),
+          {
+            maxLength: 30,
+          },
+        ),
+        (words) => {
+          const text = words.join(' ');
+          const vs = extractValues(text);
+          for (let i = 0; i < vs.length; i++) {
+            const v = vs[i]!;
+            expect(v.start).toBeGreaterThanOrEqual(0);
+            expect(v.end).toBeLessThanOrEqual(text.length);
+            expect(text.slice(v.start, v.end)).toBe(v.raw);
+            if (i > 0) expect(v.start).toBeGreaterThanOrEqual(vs[i - 1]!.end);
+          }
+        },
+      ),
+    );
+  });
+});
+
+describe('compatibleKeys', () => {
+  it('treats a less specific value as compatible, a different one as not', () => {
+    expect(compatibleKeys('date', '2017-07', '2017-07-21')).toBe(true);
+    expect(compatibleKeys('date', '2017-07-21', '2007-07-01')).toBe(false);
+    expect(compatibleKeys('entity', 'barty', 'ashleigh barty')).toBe(true);
+    expect(compatibleKeys('entity', 'simona halep', 'ashleigh barty')).toBe(false);
+    expect(compatibleKeys('number', '180', '180eur')).toBe(true);
+    expect(compatibleKeys('number', '180eur', '250eur')).toBe(false);
+    expect(dateParts('--07-21')).toEqual({ y: null, m: '07', d: '21' });
+  });
+});
+
+describe('answerTypeOf and hasNegation', () => {
+  it('maps wh-words to the kind of value asked for', () => {
+    expect(answerTypeOf('Who acquired Instagram?')).toBe('entity');
+    expect(answerTypeOf('When was Splatoon 2 released?')).toBe('date');
+    expect(answerTypeOf('What is the release date of Cyberpunk 2077?')).toBe('date');
+    expect(answerTypeOf('How much did Google pay for YouTube?')).toBe('number');
+    expect(answerTypeOf("What was Tesla's revenue in Q1 2021?")).toBe('number');
+    expect(answerTypeOf('Is sick leave paid?')).toBe('yesno');
+    expect(answerTypeOf('Super Bowl 2021 location')).toBe('any');
+  });
+  it('finds negations', () => {
+    expect(hasNegation('Sick leave is not paid out.')).toBe(true);
+    expect(hasNegation("It isn't paid.")).toBe(true);
+    expect(hasNegation('Sick leave is paid out.')).toBe(false);
+  });
+});

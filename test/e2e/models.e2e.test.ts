@@ -1,0 +1,309 @@
+/**
+ * The Transformers.js runtime in a real Chromium, on the tiny generated models: a small test page
+ * (test/e2e/models-page/) drives the app's `ModelHost` in a worker and runs every role
+ * — embed, rerank, NLI, generate — on WASM, then in a second browser launched with
+ * `--enable-unsafe-webgpu` (SwiftShader) on WebGPU. Outputs are compared with the same models
+ * run in Node (onnxruntime-node), no request may leave the page's origin, and a second page load
+ * must make no model or runtime request (everything is served from Cache Storage).
+ *
+ * The page is built here with Vite (the app's COOP/COEP headers, `public/` as built by
+ * copy-assets) because it is a test harness, not part of the app.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Remote } from 'comlink';
+import { build, preview, type PreviewServer } from 'vite';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { copyAssets } from '../../scripts/copy-assets.ts';
+import { ensureTinyModels } from '../../scripts/make-tiny-models.ts';
+import type { ModelRole } from '../../src/models/manifest';
+import { loadTransformersCrossEncoder } from '../../src/models/transformers/cross-encoder';
+import { loadTransformersEmbedder } from '../../src/models/transformers/embedder';
+import { loadTransformersGenerator } from '../../src/models/transformers/generator';
+import { loadTransformersNli } from '../../src/models/transformers/nli';
+import { MODELS_DIR, ROOT, setupTiny } from '../tiny-models';
+import { CROSS_ORIGIN_ISOLATION_HEADERS } from '../../vite.config';
+import { CHROMIUM_PATH } from './global-setup';
+import { EMBED_TEXTS, MESSAGES, PAIRS, PASSAGES, QUERY } from './models-page/fixtures';
+import type { ModelsPageApi, RoleRun } from './models-page/models.worker';
+
+const ctx = inject('e2e');
+if (ctx.skip) console.warn(`[e2e] ${ctx.skip}`);
+
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const LOCAL_SCHEMES = ['data:', 'blob:'];
+const ROLES: ModelRole[] = ['embedder', 'cross-encoder', 'nli', 'generator'];
+const MAX_TOKENS = 10;
+
+interface Reference {
+  embeddings: number[][];
+  scores: number[];
+  nli: { entailment: number; neutral: number; contradiction: number }[];
+  reply: string;
+  totalBytes: number;
+}
+
+/** The same inputs through the same backends in Node (onnxruntime-node), the expected values. */
+async function nodeReference(): Promise<Reference> {
+  const tiny = await setupTiny();
+  const { embedder } = await loadTransformersEmbedder(tiny.embedder);
+  const { crossEncoder } = await loadTransformersCrossEncoder(tiny['cross-encoder']);
+  const { nli } = await loadTransformersNli(tiny.nli);
+  const { generator } = await loadTransformersGenerator(tiny.generator);
+  try {
+    const v = await embedder.embed(EMBED_TEXTS);
+    return {
+      embeddings: EMBED_TEXTS.map((_, i) => Array.from(v.subarray(i * embedder.dim, (i + 1) * embedder.dim))),
+      scores: await crossEncoder.score(QUERY, PASSAGES),
+      nli: await nli.classify(PAIRS),
+      reply: await generator.generate(MESSAGES, { maxTokens: MAX_TOKENS }),
+      totalBytes: ROLES.reduce((a, r) => a + (tiny[r].bytes as number), 0),
+    };
+  } finally {
+    for (const m of [embedder, crossEncoder, nli, generator]) m.dispose();
+  }
+}
+
+function expectNear(actual: readonly number[], expected: readonly number[], tol: number, what: string): void {
+  expect(actual.length, what).toBe(expected.length);
+  const worst = Math.max(0, ...actual.map((a, i) => Math.abs(a - (expected[i] as number))));
+  expect(worst, `${what}: largest difference`).toBeLessThan(tol);
+}
+
+/** Every role's output matches Node within `tol`; the generated text is identical. */
+function expectMatchesReference(run: RoleRun, ref: Reference, tol: number): void {
+  run.embeddings.forEach((row, i) => expectNear(row, ref.embeddings[i] as number[], tol, `embedding ${i}`));
+  expect(run.embeddings[1]!.every((x) => x === 0)).toBe(true);
+  expectNear(run.scores, ref.scores, tol, 'cross-encoder logits');
+  run.nli.forEach((r, i) =>
+    expectNear(
+      [r.entailment, r.neutral, r.contradiction],
+      [ref.nli[i]!.entailment, ref.nli[i]!.neutral, ref.nli[i]!.contradiction],
+      tol,
+      `nli ${i}`,
+    ),
+  );
+  expect(run.reply).toBe(ref.reply);
+  expect(run.pieces.join('')).toBe(run.reply);
+}
+
+async function openPage(browser: Browser, baseUrl: string, requests: string[], errors: string[]): Promise<Page> {
+  const context = await browser.newContext();
+  // Context-level: covers the page and its workers.
+  context.on('request', (r) => requests.push(r.url()));
+  const page = await context.newPage();
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  await page.goto(baseUrl);
+  await page.locator('#status[data-state="ready"]').waitFor({ timeout: 30_000 });
+  return page;
+}
+
+function runAll(page: Page, devices: ('webgpu' | 'wasm')[], threads = 1): Promise<RoleRun> {
+  return page.evaluate(([d, n, t]) => (window as unknown as { models: Remote<ModelsPageApi> }).models.runAll(d, n, t), [
+    devices,
+    MAX_TOKENS,
+    threads,
+  ] as const);
+}
+
+function summary(label: string, run: RoleRun): string {
+  const roles = ROLES.map((r) => {
+    const info = run.loaded.roles[r]!;
+    return `${r} ${info.device} ${info.loadMs} ms (${info.cachedFiles} cached)`;
+  }).join(', ');
+  const ms = Object.entries(run.runMs)
+    .map(([k, v]) => `${k} ${v.toFixed(0)} ms`)
+    .join(', ');
+  return `[e2e models] ${label}: profile load ${run.loadMs.toFixed(0)} ms — ${roles}; run: ${ms}`;
+}
+
+describe.skipIf(ctx.skip !== null)('Transformers.js runtime in Chromium (tiny models)', () => {
+  let server: PreviewServer;
+  let outDir: string;
+  let baseUrl: string;
+  let origin: string;
+  let reference: Reference;
+  const browsers: Browser[] = [];
+
+  beforeAll(async () => {
+    await ensureTinyModels(MODELS_DIR);
+    await copyAssets(ROOT);
+    outDir = await mkdtemp(join(tmpdir(), 'evident-models-e2e-'));
+    const pageRoot = join(ROOT, 'test/e2e/models-page');
+    await build({
+      configFile: false,
+      root: pageRoot,
+      publicDir: join(ROOT, 'public'),
+      logLevel: 'warn',
+      worker: { format: 'es' },
+      build: { outDir, emptyOutDir: true, target: 'es2022', chunkSizeWarningLimit: 4000 },
+    });
+    server = await preview({
+      configFile: false,
+      root: pageRoot,
+      logLevel: 'warn',
+      build: { outDir },
+      preview: { host: '127.0.0.1', port: 0, headers: CROSS_ORIGIN_ISOLATION_HEADERS, open: false },
+    });
+    baseUrl = server.resolvedUrls?.local[0] ?? '';
+    origin = new URL(baseUrl).origin;
+    reference = await nodeReference();
+  });
+
+  afterAll(async () => {
+    for (const b of browsers) await b.close();
+    await server?.close();
+    if (outDir) await rm(outDir, { recursive: true, force: true });
+  });
+
+  it('runs every role on WASM; a second page load makes no model request (Cache Storage)', async () => {
+    const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+    browsers.push(browser);
+    const requests: string[] = [];
+    const errors: string[] = [];
+    const page = await openPage(browser, baseUrl, requests, errors);
+    expect(await page.evaluate(() => self.crossOriginIsolated)).toBe(true);
+
+    // Two WASM threads: the multithreaded path (SharedArrayBuffer, cross-origin isolation).
+    const first = await runAll(page, ['wasm'], 2);
+    expect(first.loaded).toMatchObject({ crossOriginIsolated: true, wasmThreads: 2 });
+    for (const r of ROLES)
+      expect(first.loaded.roles[r]).toMatchObject({ device: 'wasm', fallbackReason: null, cachedFiles: 0 });
+    expectMatchesReference(first, reference, 1e-4);
+    // Byte progress is monotonic and ends at the manifest's total for the profile.
+    expect(first.progress.monotonic).toBe(true);
+    expect(first.progress.last).toMatchObject({ loadedBytes: reference.totalBytes, totalBytes: reference.totalBytes });
+    expect(requests.some((u) => u.endsWith('/models/tiny/causal-lm/onnx/model.onnx'))).toBe(true);
+    expect(requests.some((u) => u.endsWith('/vendor/ort/ort-wasm-simd-threaded.asyncify.wasm'))).toBe(true);
+    const cached = await page.evaluate(() =>
+      (window as unknown as { models: Remote<ModelsPageApi> }).models.cachedUrls(),
+    );
+    expect(cached).toContain(`${origin}/models/tiny/encoder/onnx/model.onnx`);
+
+    const firstRequests = requests.length;
+    requests.length = 0;
+    await page.reload();
+    await page.locator('#status[data-state="ready"]').waitFor({ timeout: 30_000 });
+    const second = await runAll(page, ['wasm'], 2);
+    const modelRequests = requests.filter((u) => u.includes('/models/') || u.includes('/vendor/ort/'));
+    expect(modelRequests).toEqual([]);
+    for (const r of ROLES) expect(second.loaded.roles[r]!.cachedFiles).toBeGreaterThan(0);
+    expectMatchesReference(second, reference, 1e-4);
+
+    console.log(summary('WASM, first load', first));
+    console.log(summary('WASM, second load (Cache Storage)', second));
+    console.log(
+      `[e2e models] requests: first load ${firstRequests}, second load ${requests.length} (none for models or runtime)`,
+    );
+
+    const offOrigin = [...requests].filter(
+      (u) => !u.startsWith(`${origin}/`) && !LOCAL_SCHEMES.some((s) => u.startsWith(s)),
+    );
+    expect(offOrigin).toEqual([]);
+
+    // A damaged cached model file: evicted, read again from the server, and the load succeeds.
+    const onnxUrl = `${origin}/models/tiny/encoder/onnx/model.onnx`;
+    const goodSize = await page.evaluate(
+      (u) => (window as unknown as { models: Remote<ModelsPageApi> }).models.damageCachedFile(u),
+      onnxUrl,
+    );
+    requests.length = 0;
+    await page.reload();
+    await page.locator('#status[data-state="ready"]').waitFor({ timeout: 30_000 });
+    const repaired = await runAll(page, ['wasm'], 2);
+    expect(repaired.loaded.roles.embedder).toMatchObject({ device: 'wasm', cacheEvicted: true });
+    expect(repaired.loaded.roles.nli).toMatchObject({ cacheEvicted: false });
+    expect(requests).toContain(onnxUrl);
+    expect(requests.filter((u) => u.includes('/models/')).every((u) => u.includes('/models/tiny/encoder/'))).toBe(true);
+    expect(
+      await page.evaluate(
+        (u) => (window as unknown as { models: Remote<ModelsPageApi> }).models.cachedSize(u),
+        onnxUrl,
+      ),
+    ).toBe(goodSize);
+    expectMatchesReference(repaired, reference, 1e-4);
+    console.log(summary('WASM, damaged cache entry evicted and re-read', repaired));
+
+    expect(errors).toEqual([]);
+  });
+
+  it('without the WebGPU flag falls back to WASM and says why', async () => {
+    const browser = browsers[0]!;
+    const requests: string[] = [];
+    const errors: string[] = [];
+    const page = await openPage(browser, baseUrl, requests, errors);
+    const run = await runAll(page, ['webgpu', 'wasm']);
+    for (const r of ROLES) {
+      expect(run.loaded.roles[r]!.device).toBe('wasm');
+      expect(run.loaded.roles[r]!.fallbackReason).toMatch(
+        /^webgpu: (navigator\.gpu is missing|navigator\.gpu\.requestAdapter\(\))/,
+      );
+    }
+    console.log(`[e2e models] no flag: ${run.loaded.roles.embedder!.fallbackReason}`);
+    expectMatchesReference(run, reference, 1e-4);
+    expect(errors).toEqual([]);
+  });
+
+  it('tells the user how to get a model that is not self-hosted, without asking any other host', async () => {
+    const browser = browsers[0]!;
+    const requests: string[] = [];
+    const errors: string[] = [];
+    const page = await openPage(browser, baseUrl, requests, errors);
+    const err = await page.evaluate(() =>
+      (window as unknown as { models: Remote<ModelsPageApi> }).models.loadWithoutConsent(),
+    );
+    expect(err?.code).toBe('model_not_found');
+    expect(err?.message).toMatch(
+      /^embedder: Xenova\/bge-small-en-v1\.5 is not self-hosted .*Allow model downloads in Settings/,
+    );
+    // The static server answers the missing file with index.html; it is treated as missing, not parsed.
+    expect(requests.some((u) => u.startsWith(`${origin}/models/Xenova/bge-small-en-v1.5/`))).toBe(true);
+    const offOrigin = requests.filter(
+      (u) => !u.startsWith(`${origin}/`) && !LOCAL_SCHEMES.some((s) => u.startsWith(s)),
+    );
+    expect(offOrigin).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('runs every role on WebGPU (SwiftShader) with --enable-unsafe-webgpu, or records why not', async () => {
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM_PATH,
+      args: [...CHROMIUM_ARGS, '--enable-unsafe-webgpu'],
+      headless: true,
+    });
+    browsers.push(browser);
+    const requests: string[] = [];
+    const errors: string[] = [];
+    const page = await openPage(browser, baseUrl, requests, errors);
+    const run = await runAll(page, ['webgpu', 'wasm']);
+    console.log(summary('WebGPU browser', run));
+    for (const r of ROLES) {
+      const info = run.loaded.roles[r]!;
+      if (info.device === 'webgpu') expect(info.fallbackReason).toBeNull();
+      else {
+        // Recorded, not hidden: the reason names WebGPU and why it was not used.
+        expect(info.device).toBe('wasm');
+        expect(info.fallbackReason).toMatch(/^webgpu: /);
+        console.log(`[e2e models] WebGPU fallback for ${r}: ${info.fallbackReason}`);
+      }
+    }
+    // SwiftShader computes in fp32 on the CPU; kernels differ from WASM's, so a looser bound.
+    expectMatchesReference(run, reference, 2e-3);
+    const offOrigin = requests.filter(
+      (u) => !u.startsWith(`${origin}/`) && !LOCAL_SCHEMES.some((s) => u.startsWith(s)),
+    );
+    expect(offOrigin).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+});

@@ -1,0 +1,279 @@
+/**
+ * The library in IndexedDB, in a real Chromium against the production build:
+ * (a) a page reload (which kills the worker) in the middle of adding a document leaves the whole
+ *     document or none, and an interrupted batch resumes;
+ * (b) after a reload the library is read back from storage, not ingested again (the demo is
+ *     added once, and stays removed once the user removes it);
+ * (c) with the origin's quota made small (CDP `Storage.overrideQuotaForOrigin`), adding a file
+ *     gives the plain "storage full" message and the library stays intact.
+ * Every check of "whole or none" reads IndexedDB directly from the page.
+ */
+import { mkdir } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium } from './browser';
+
+const ctx = inject('e2e');
+if (ctx.skip) console.warn(`[e2e] ${ctx.skip}`);
+
+interface StoredDoc {
+  readonly id: string;
+  readonly chunkCount: number;
+  /** Chunks stored under the document's id. */
+  readonly chunks: number;
+  readonly vectorRows: number;
+  readonly vectorState: string;
+  readonly addedAt: number;
+}
+interface Stored {
+  readonly docs: StoredDoc[];
+  /** Chunks whose document record is missing (must never happen). */
+  readonly orphans: number;
+  readonly queue: string[];
+  readonly demoInstalled: unknown;
+}
+
+/** Reads the app's IndexedDB from the page: every document with the chunks and vector rows it has. */
+function readStored(page: Page): Promise<Stored> {
+  return page.evaluate(async () => {
+    const db = await new Promise<IDBDatabase>((res, rej) => {
+      const r = indexedDB.open('evident');
+      r.onsuccess = () => res(r.result);
+      r.onerror = () => rej(r.error);
+    });
+    const tx = db.transaction(['documents', 'chunks', 'vectors', 'ingestQueue', 'settings'], 'readonly');
+    const all = <T,>(store: string): Promise<T[]> =>
+      new Promise((res, rej) => {
+        const r = tx.objectStore(store).getAll();
+        r.onsuccess = () => res(r.result as T[]);
+        r.onerror = () => rej(r.error);
+      });
+    const demo = new Promise<unknown>((res) => {
+      const r = tx.objectStore('settings').get('demoInstalled');
+      r.onsuccess = () => res(r.result);
+    });
+    type D = { id: string; chunkCount: number; vectorState: string; addedAt: number };
+    const [documents, chunks, vectors, queue, demoInstalled] = await Promise.all([
+      all<D>('documents'),
+      all<{ docId: string }>('chunks'),
+      all<{ docId: string; chunkIds: string[] }>('vectors'),
+      all<{ docId: string }>('ingestQueue'),
+      demo,
+    ]);
+    db.close();
+    const ids = new Set(documents.map((d) => d.id));
+    return {
+      docs: documents.map((d) => ({
+        id: d.id,
+        chunkCount: d.chunkCount,
+        chunks: chunks.filter((c) => c.docId === d.id).length,
+        vectorRows: vectors.find((v) => v.docId === d.id)?.chunkIds.length ?? 0,
+        vectorState: d.vectorState,
+        addedAt: d.addedAt,
+      })),
+      orphans: chunks.filter((c) => !ids.has(c.docId)).length,
+      queue: queue.map((q) => q.docId),
+      demoInstalled,
+    };
+  });
+}
+
+/** Every stored document is whole: all its chunks, no chunk without its document, vector rows within bounds. */
+function expectWhole(stored: Stored): void {
+  expect(stored.orphans).toBe(0);
+  for (const d of stored.docs) {
+    expect(d.chunks, `chunks of ${d.id}`).toBe(d.chunkCount);
+    expect(d.vectorRows).toBeLessThanOrEqual(d.chunkCount);
+  }
+}
+
+/**
+ * A Markdown file of `sections` sections of three ~90-word paragraphs (about one chunk each).
+ * Words are seeded pseudo-random letters: the text must not compress away, since Chromium
+ * counts IndexedDB's compressed size against the quota.
+ */
+function bigMarkdown(title: string, sections: number, seed = 1): Buffer {
+  let a = seed >>> 0;
+  const rand = (): number => {
+    a = (Math.imul(a ^ (a >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0;
+    return a / 4294967296;
+  };
+  const word = (): string =>
+    Array.from({ length: 3 + Math.floor(rand() * 7) }, () => String.fromCharCode(97 + Math.floor(rand() * 26))).join('');
+  let md = `# ${title}\n\n`;
+  for (let s = 0; s < sections; s++) {
+    md += `## Section ${s}\n\n`;
+    for (let p = 0; p < 3; p++) md += `${Array.from({ length: 90 }, word).join(' ')} clause ${s}.${p}.\n\n`;
+  }
+  return Buffer.from(md, 'utf8');
+}
+
+/** Polls the stored library until `check` holds (the session's steps after a reload are asynchronous). */
+async function storedWhen(page: Page, check: (s: Stored) => boolean, timeoutMs: number): Promise<Stored> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const stored = await readStored(page);
+    if (check(stored) || Date.now() > end) return stored;
+    await page.waitForTimeout(250);
+  }
+}
+
+async function openApp(page: Page): Promise<void> {
+  await page.goto(ctx.baseUrl);
+  await page.locator('[data-testid="model-status"][data-state="ready"]').waitFor({ timeout: 180_000 });
+  await page.locator('[data-testid="library"][data-state="ready"]').waitFor({ timeout: 180_000 });
+}
+
+function addFile(page: Page, name: string, buffer: Buffer): Promise<void> {
+  return page.getByLabel('Add documents').setInputFiles({ name, mimeType: 'text/markdown', buffer });
+}
+
+describe.skipIf(ctx.skip !== null)('the library in IndexedDB (Chromium)', () => {
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+  const pageErrors: string[] = [];
+
+  /** A fresh profile (empty IndexedDB) per test. */
+  async function freshPage(): Promise<{ page: Page; context: BrowserContext }> {
+    const context = await browser.newContext({ viewport: { width: 1100, height: 1400 } });
+    contexts.push(context);
+    const page = await context.newPage();
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    return { page, context };
+  }
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+    await mkdir('test-results', { recursive: true });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('reload: the library is read back from storage, not ingested again; a removed demo stays removed', async () => {
+    const { page } = await freshPage();
+    await openApp(page);
+    const library = page.getByTestId('library');
+    expect(await library.getAttribute('data-source')).toBe('ingested');
+    const first = await readStored(page);
+    expect(first.docs.length).toBeGreaterThanOrEqual(4);
+    expect(first.demoInstalled).toBe(true);
+    expectWhole(first);
+    expect(first.docs.every((d) => d.vectorState === 'complete' && d.vectorRows === d.chunkCount)).toBe(true);
+
+    await page.reload();
+    // Searchable by its words as soon as it is read, before the model is loaded.
+    await page.locator('[data-testid="library"][data-state="ready"][data-source="stored"]').waitFor({ timeout: 60_000 });
+    const loadMs = Number(await library.getAttribute('data-load-ms'));
+    await page.locator('[data-testid="model-status"][data-state="ready"]').waitFor({ timeout: 180_000 });
+    await page.locator('[data-testid="library"][data-state="ready"]').waitFor({ timeout: 60_000 });
+    expect(await library.getAttribute('data-source')).toBe('stored');
+    expect(await library.getByRole('listitem').count()).toBe(first.docs.length);
+    const second = await readStored(page);
+    // Same versions: nothing was ingested again.
+    expect(second.docs.map((d) => [d.id, d.addedAt])).toEqual(first.docs.map((d) => [d.id, d.addedAt]));
+
+    // Dense scores come from the stored vectors.
+    const box = page.getByRole('searchbox', { name: /search/i });
+    await box.fill('home office allowance');
+    await box.press('Enter');
+    await page.getByTestId('results').waitFor({ timeout: 60_000 });
+    const dense = await page.getByTestId('result').first().locator('tr[data-signal="dense"] td[data-value]').getAttribute('data-value');
+    expect(Number(dense)).toBeGreaterThan(0);
+
+    // Remove a demo document; after a reload it is still gone (the demo is added on the first run only).
+    const removed = first.docs[0]!.id;
+    await library.locator(`li[data-doc-id="${removed}"]`).getByRole('button', { name: /^Remove/ }).click();
+    await library.locator(`li[data-doc-id="${removed}"]`).waitFor({ state: 'detached', timeout: 10_000 });
+    await page.reload();
+    await page.locator('[data-testid="model-status"][data-state="ready"]').waitFor({ timeout: 180_000 });
+    await page.locator('[data-testid="library"][data-state="ready"]').waitFor({ timeout: 60_000 });
+    const third = await readStored(page);
+    expect(third.docs.map((d) => d.id)).toEqual(first.docs.map((d) => d.id).filter((id) => id !== removed));
+    expect(await library.getByRole('listitem').count()).toBe(first.docs.length - 1);
+    await page.screenshot({ path: 'test-results/storage-reload.png', fullPage: true });
+    console.log(`[e2e] stored demo library searchable lexically ${loadMs} ms after the worker started`);
+  });
+
+  it('a reload while a document is being added leaves it whole or absent, and the batch resumes', async () => {
+    const { page } = await freshPage();
+    await openApp(page);
+    const library = page.getByTestId('library');
+
+    // 1. Killed while embedding: the document is already stored whole; its vectors resume.
+    await addFile(page, 'retention-policy.md', bigMarkdown('Retention policy', 60));
+    await page.getByRole('progressbar', { name: 'Chunks embedded' }).waitFor({ timeout: 60_000 });
+    const during = await readStored(page);
+    expectWhole(during);
+    await page.reload();
+    const afterKill = await readStored(page);
+    expectWhole(afterKill);
+    const big = afterKill.docs.find((d) => d.id === 'file:retention-policy.md');
+    expect(big, 'stored before the embedding started').toBeDefined();
+    expect(big!.chunkCount).toBeGreaterThan(50);
+    expect(big!.vectorRows).toBeLessThan(big!.chunkCount);
+    await page.locator('[data-testid="model-status"][data-state="ready"]').waitFor({ timeout: 180_000 });
+    await library.locator('li[data-doc-id="file:retention-policy.md"][data-vector-state="complete"]').waitFor({ timeout: 240_000 });
+    const filled = await readStored(page);
+    expectWhole(filled);
+    expect(filled.docs.find((d) => d.id === 'file:retention-policy.md')).toMatchObject({
+      vectorState: 'complete',
+      vectorRows: big!.chunkCount,
+    });
+
+    // 2. Killed right away: whatever the moment, the document is whole or absent, and once the
+    //    page is back the queued batch finishes.
+    await addFile(page, 'records-schedule.md', bigMarkdown('Records schedule', 300, 2));
+    await page.reload();
+    const early = await readStored(page);
+    expectWhole(early);
+    const queued = early.queue.includes('file:records-schedule.md');
+    const present = early.docs.some((d) => d.id === 'file:records-schedule.md');
+    console.log(`[e2e] reload right after choosing the file: queued=${queued}, stored=${present}`);
+    await page.locator('[data-testid="model-status"][data-state="ready"]').waitFor({ timeout: 180_000 });
+    const final = await storedWhen(
+      page,
+      (st) => st.queue.length === 0 && (!(queued || present) || st.docs.some((d) => d.id === 'file:records-schedule.md')),
+      240_000,
+    );
+    expectWhole(final);
+    expect(final.queue).toEqual([]);
+    if (queued || present) {
+      expect(final.docs.some((d) => d.id === 'file:records-schedule.md')).toBe(true);
+      await library.locator('li[data-doc-id="file:records-schedule.md"]').waitFor({ timeout: 60_000 });
+    }
+    await page.screenshot({ path: 'test-results/storage-killed-ingest.png', fullPage: true });
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('a small quota gives a plain "storage full" message and leaves the library intact', async () => {
+    const { page, context } = await freshPage();
+    await openApp(page);
+    const before = await readStored(page);
+    const usage = await page.evaluate(async () => (await navigator.storage.estimate()).usage ?? 0);
+    const cdp = await context.newCDPSession(page);
+    const origin = new URL(ctx.baseUrl).origin;
+    // Room for 64 KB more. Chromium applies an override to database connections opened after it,
+    // so reload: the new worker opens the database under the small quota.
+    await cdp.send('Storage.overrideQuotaForOrigin', { origin, quotaSize: usage + 64 * 1024 });
+    try {
+      await openApp(page);
+      await addFile(page, 'annual-report.md', bigMarkdown('Annual report', 400, 3));
+      const alert = page.getByRole('alert').filter({ hasText: /Storage is full/ });
+      await alert.waitFor({ timeout: 120_000 });
+      expect(await alert.innerText()).toMatch(
+        /Storage is full: remove documents or free space\. Nothing was saved for "annual-report"\./,
+      );
+      await page.locator('[data-testid="library"][data-state="ready"]').waitFor({ timeout: 60_000 });
+      const after = await readStored(page);
+      expectWhole(after);
+      expect(after.docs.map((d) => [d.id, d.addedAt])).toEqual(before.docs.map((d) => [d.id, d.addedAt]));
+      expect(after.queue).toEqual([]);
+      expect(await page.getByTestId('library').getByRole('listitem').count()).toBe(before.docs.length);
+      await page.screenshot({ path: 'test-results/storage-full.png', fullPage: true });
+    } finally {
+      await cdp.send('Storage.overrideQuotaForOrigin', { origin });
+    }
+  });
+});
