@@ -25,6 +25,7 @@ import { loadTransformersGenerator } from '../../src/models/transformers/generat
 import { loadTransformersNli } from '../../src/models/transformers/nli';
 import { MODELS_DIR, ROOT, setupTiny } from '../tiny-models';
 import { CROSS_ORIGIN_ISOLATION_HEADERS } from '../../vite.config';
+import { CHROMIUM_ARGS, LOCAL_SCHEMES, launchChromium } from './browser';
 import { CHROMIUM_PATH } from './global-setup';
 import { EMBED_TEXTS, MESSAGES, PAIRS, PASSAGES, QUERY } from './models-page/fixtures';
 import type { ModelsPageApi, RoleRun } from './models-page/models.worker';
@@ -32,17 +33,6 @@ import type { ModelsPageApi, RoleRun } from './models-page/models.worker';
 const ctx = inject('e2e');
 if (ctx.skip) console.warn(`[e2e] ${ctx.skip}`);
 
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-const LOCAL_SCHEMES = ['data:', 'blob:'];
 const ROLES: ModelRole[] = ['embedder', 'cross-encoder', 'nli', 'generator'];
 const MAX_TOKENS = 10;
 
@@ -168,7 +158,7 @@ describe.skipIf(ctx.skip !== null)('Transformers.js runtime in Chromium (tiny mo
   });
 
   it('runs every role on WASM; a second page load makes no model request (Cache Storage)', async () => {
-    const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+    const browser = await launchChromium();
     browsers.push(browser);
     const requests: string[] = [];
     const errors: string[] = [];

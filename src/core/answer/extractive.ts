@@ -25,7 +25,7 @@ import { splitSentences } from '../text/sentences';
 import type { Conflict } from '../verify/conflict';
 import { REDACTION_MARK } from '../verify/injection';
 import type { AnswerType, KeyValue, ValueKind } from '../verify/values';
-import { answerTypeOf, compatibleKeys, extractValues, foldText, kindAnswers } from '../verify/values';
+import { answerTypeOf, compatibleKeys, dateParts, extractValues, foldText, kindAnswers } from '../verify/values';
 
 export interface AnswerSentence {
   readonly text: string;
@@ -54,8 +54,17 @@ export interface Answer {
   readonly conflict: Conflict | null;
   /** 'extractive', or the generator's id. */
   readonly answerer: string;
-  /** For a typed question: how many packed passages state the chosen value, and its share of all votes. */
-  readonly votes: { readonly sources: number; readonly share: number } | null;
+  /**
+   * For a typed question: how many packed passages state the chosen value, its share of all votes,
+   * the citation ids of those passages, and whether it is the value a resolved conflict on the
+   * question settled on.
+   */
+  readonly votes: {
+    readonly sources: number;
+    readonly share: number;
+    readonly citationIds?: readonly string[];
+    readonly settled?: boolean;
+  } | null;
 }
 
 export interface ExtractiveOptions {
@@ -116,6 +125,11 @@ function isQuestionValue(v: KeyValue, qValues: readonly KeyValue[], qFolded: str
     const qw = new Set(qFolded.split(' '));
     // "US Open" against "U.S. Open" in the question: compare without spaces too; "United States" against "US": initials.
     if (words.every((w) => qw.has(w)) || qFolded.replace(/ /gu, '').includes(v.key.replace(/ /gu, ''))) return true;
+    // A name mostly made of the question's own words restates the topic ("FIFA World Cup" for
+    // "Who won the World Cup Final?", "Women's Tennis Association" for "women's … tennis").
+    const qStems = new Set(termsOf(qFolded));
+    const stems = termsOf(v.key);
+    if (stems.length > 0 && stems.filter((t) => qStems.has(t)).length * 2 >= stems.length) return true;
     const initials = words
       .filter((w) => !/^(of|the|and|for|de)$/u.test(w))
       .map((w) => w[0])
@@ -199,15 +213,40 @@ const MONEY_QUESTION =
 
 interface Vote {
   readonly keys: ReadonlySet<string>;
+  /** Key of the spelling shown. */
+  readonly displayKey: string;
   readonly display: string;
   readonly kind: ValueKind;
   readonly weight: number;
   readonly sources: number;
   readonly share: number;
+  readonly citationIds: readonly string[];
+  readonly settled: boolean;
 }
 
+/** Specificity of a key of a kind: a full date over a month over a year; a name of more words over fewer. */
+function specificity(kind: ValueKind, key: string): number {
+  if (kind === 'date') {
+    const p = dateParts(key);
+    return (p.y !== null ? 1 : 0) + (p.m !== null ? 2 : 0) + (p.d !== null ? 2 : 0);
+  }
+  return kind === 'entity' ? key.split(' ').length : key.length;
+}
+
+/**
+ * How strongly an occurrence of a value in a sentence puts it forward as the answer: the first
+ * candidate value of a sentence is usually its subject ("Simona Halep defeated Serena Williams",
+ * "Bianca Andreescu won … defeating Serena Williams"); later ones are objects or asides.
+ */
+const LATER_VALUE_WEIGHT = 0.6;
+
 /** Groups compatible answer values across sentences and returns the best-supported group. */
-function voteAnswer(ranked: readonly Scored[], question: string, o: ExtractiveOptions): Vote | null {
+function voteAnswer(
+  ranked: readonly Scored[],
+  question: string,
+  o: ExtractiveOptions,
+  settled: readonly { readonly kind: ValueKind; readonly key: string }[],
+): Vote | null {
   const type = answerTypeOf(question);
   if (type === 'yesno') return null;
   const qValues = extractValues(question);
@@ -215,7 +254,8 @@ function voteAnswer(ranked: readonly Scored[], question: string, o: ExtractiveOp
   interface Group {
     kind: ValueKind;
     keys: Set<string>;
-    longest: string;
+    /** Most specific key of the group. */
+    specific: string;
     perSource: Map<string, number>;
     /** Spelling → how many sentences use it, and its raw form. */
     spellings: Map<string, { n: number; raw: string }>;
@@ -223,48 +263,70 @@ function voteAnswer(ranked: readonly Scored[], question: string, o: ExtractiveOp
   const groups: Group[] = [];
   for (const s of ranked) {
     if (s.score < o.minScore) continue;
-    for (const v of answerValues(s, type, qValues, qFolded)) {
-      let g = groups.find((x) => x.kind === v.kind && [...x.keys].some((k) => compatibleKeys(v.kind, k, v.key)));
-      if (!g) {
-        g = { kind: v.kind, keys: new Set(), longest: v.key, perSource: new Map(), spellings: new Map() };
+    const vals = answerValues(s, type, qValues, qFolded);
+    vals.forEach((v, pos) => {
+      // A value joins every group it is compatible with as a whole ("2020" supports both "May
+      // 2020" and "June 2020"; those two stay apart); else it starts a group.
+      let homes = groups.filter(
+        (x) => x.kind === v.kind && [...x.keys].every((k) => compatibleKeys(v.kind, k, v.key)),
+      );
+      if (homes.length === 0) {
+        const g: Group = { kind: v.kind, keys: new Set(), specific: v.key, perSource: new Map(), spellings: new Map() };
         groups.push(g);
+        homes = [g];
       }
-      g.keys.add(v.key);
-      if (v.key.length > g.longest.length) g.longest = v.key;
-      const sp = g.spellings.get(v.key);
-      g.spellings.set(v.key, { n: (sp?.n ?? 0) + 1, raw: sp?.raw ?? v.raw.replace(/['’]s$/u, '') });
-      const id = s.source.citationId;
-      g.perSource.set(id, Math.max(g.perSource.get(id) ?? 0, s.score));
-    }
+      const w = s.score * (pos === 0 ? 1 : LATER_VALUE_WEIGHT);
+      for (const g of homes) {
+        g.keys.add(v.key);
+        if (specificity(v.kind, v.key) > specificity(g.kind, g.specific)) g.specific = v.key;
+        const sp = g.spellings.get(v.key);
+        g.spellings.set(v.key, { n: (sp?.n ?? 0) + 1, raw: sp?.raw ?? v.raw.replace(/['’]s$/u, '') });
+        const id = s.source.citationId;
+        g.perSource.set(id, Math.max(g.perSource.get(id) ?? 0, w));
+      }
+    });
   }
   if (groups.length === 0) return null;
   const money = MONEY_QUESTION.test(question);
   const weight = (g: Group): number => {
     const sum = [...g.perSource.values()].reduce((a, b) => a + b, 0);
     // "How much …", "revenue", "price": an amount of money, not a count.
-    if (g.kind === 'number' && money && !/(usd|eur|gbp|jpy)$/u.test(g.longest)) return sum * 0.25;
+    if (g.kind === 'number' && money && !/(usd|eur|gbp|jpy)$/u.test(g.specific)) return sum * 0.25;
     // Names of people are usually two or more words; a full date beats a month or a year.
     const specific =
-      (g.kind === 'entity' && g.longest.split(' ').length >= 2) ||
-      (g.kind === 'date' && /^\d{4}-\d{2}-\d{2}$/u.test(g.longest));
-    return sum * (specific ? 1.5 : 1);
+      (g.kind === 'entity' && g.specific.split(' ').length >= 2) ||
+      (g.kind === 'date' && /^\d{4}-\d{2}-\d{2}$/u.test(g.specific));
+    return sum * (specific ? 1.5 : 1) * (won(g) ? SETTLED_WEIGHT : 1);
   };
+  // The value the verify stage settled a disagreement on (a resolved conflict on the question).
+  const won = (g: Group): boolean =>
+    settled.some((x) => x.kind === g.kind && [...g.keys].some((k) => compatibleKeys(g.kind, k, x.key)));
   const best = [...groups].sort((a, b) => weight(b) - weight(a))[0] as Group;
   const total = groups.reduce((a, g) => a + weight(g), 0);
-  // The group is shown in its most used spelling; on a tie, the core of a name ("Simona Halep" over
-  // "Simona Halep of Romania") or the most specific date or number.
-  const display = [...best.spellings.entries()].sort(
-    (a, b) => b[1].n - a[1].n || (best.kind === 'entity' ? a[0].length - b[0].length : b[0].length - a[0].length),
-  )[0]![1].raw;
+  // Shown as a date or number at its most specific ("May 29, 2020", not "2020"); a name in its most
+  // used spelling, on a tie its core ("Simona Halep" over "Simona Halep of Romania").
+  const display =
+    best.kind === 'entity'
+      ? [...best.spellings.entries()].sort((a, b) => b[1].n - a[1].n || a[0].length - b[0].length)[0]![1].raw
+      : best.spellings.get(best.specific)!.raw;
   return {
     keys: best.keys,
+    displayKey:
+      best.kind === 'entity'
+        ? [...best.spellings.entries()].sort((a, b) => b[1].n - a[1].n || a[0].length - b[0].length)[0]![0]
+        : best.specific,
     display,
     kind: best.kind,
     weight: weight(best),
     sources: best.perSource.size,
     share: total > 0 ? weight(best) / total : 0,
+    citationIds: [...best.perSource.keys()],
+    settled: won(best),
   };
 }
+
+/** Weight multiplier of the answer value a resolved conflict on the question settled on. */
+const SETTLED_WEIGHT = 2;
 
 /** The conflict the answer has to state: unresolved, on the question, and touching what the chosen sentences say. */
 function conflictToState(conflicts: readonly Conflict[], chosen: readonly Scored[]): Conflict | null {
@@ -310,8 +372,15 @@ export function answerExtractive(input: ExtractiveInput, options: Partial<Extrac
   }
   // Answer redundancy: values of the asked-for kind, voted for by the passages that state them
   // (one vote per passage, its best sentence's score). The best sentence holding the winner leads.
-  const vote = voteAnswer(ranked, input.question, o);
-  const lead = vote ? (ranked.find((x) => x.values.some((v) => vote.keys.has(v.key))) ?? first) : first;
+  const settled = (input.conflicts ?? [])
+    .filter((c) => c.status === 'resolved' && c.onQuestion && c.winner !== null && c.kind !== 'polarity')
+    .map((c) => ({ kind: c.kind as ValueKind, key: c.winner as string }));
+  const vote = voteAnswer(ranked, input.question, o, settled);
+  const lead = vote
+    ? (ranked.find((x) => x.score >= o.minScore && x.values.some((v) => v.key === vote.displayKey)) ??
+      ranked.find((x) => x.values.some((v) => vote.keys.has(v.key))) ??
+      first)
+    : first;
   const chosen: Scored[] = [lead];
   const best = lead.match.slice();
   while (chosen.length < o.maxSentences) {
@@ -375,7 +444,9 @@ export function answerExtractive(input: ExtractiveInput, options: Partial<Extrac
     short,
     conflict: null,
     answerer: 'extractive',
-    votes: vote ? { sources: vote.sources, share: vote.share } : null,
+    votes: vote
+      ? { sources: vote.sources, share: vote.share, citationIds: vote.citationIds, settled: vote.settled }
+      : null,
   };
 }
 
