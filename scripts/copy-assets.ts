@@ -8,6 +8,9 @@
  * - the TF.js WASM binaries (`@tensorflow/tfjs-backend-wasm`) into `public/vendor/tfjs/`;
  * - onnxruntime-web's asyncify build (the WASM and WebGPU backend of Transformers.js) into
  *   `public/vendor/ort/`, so Transformers.js never reaches for its CDN default;
+ * - pdf.js's packed CMaps and standard fonts (`pdfjs-dist/cmaps/`, `standard_fonts/`) into
+ *   `public/vendor/pdfjs/`: the worker's PDF parser reads them from the app's own origin (without
+ *   CMaps, CJK PDFs yield no text);
  * - every self-hosted Transformers.js model folder under `models/` (one holding a `config.json`:
  *   `models/tiny/<name>/` from `npm run models:tiny`, `models/<org>/<name>/` from
  *   `npm run models:fetch`) into `public/models/`, where the worker's `localModelPath` points.
@@ -36,6 +39,9 @@ export const TFJS_WASM_FILES = [
 
 /** onnxruntime-web's asyncify build: what Transformers.js 4 loads for both WASM and WebGPU. */
 export const ORT_WASM_FILES = ['ort-wasm-simd-threaded.asyncify.mjs', 'ort-wasm-simd-threaded.asyncify.wasm'] as const;
+
+/** pdf.js resource folders the worker's PDF parser fetches (as `cMapUrl` / `standardFontDataUrl`). */
+export const PDFJS_ASSET_FOLDERS = ['cmaps', 'standard_fonts'] as const;
 
 interface CopyPlan {
   readonly name: string;
@@ -73,6 +79,7 @@ export async function copyAssets(
       toDir: join(root, 'public/vendor/ort'),
       files: ORT_WASM_FILES,
     },
+    ...(await pdfjsAssetPlans(root)),
     ...(await selfHostedModelPlans(root)),
   ];
 
@@ -115,6 +122,24 @@ export async function copyAssets(
     await writeFile(manifestPath, JSON.stringify(manifest, null, 2) + '\n');
   }
   return { copied, skipped, bytesCopied };
+}
+
+/** pdf.js's CMaps and standard fonts: every file of the two folders. */
+async function pdfjsAssetPlans(root: string): Promise<CopyPlan[]> {
+  const plans: CopyPlan[] = [];
+  for (const folder of PDFJS_ASSET_FOLDERS) {
+    const fromDir = join(root, 'node_modules/pdfjs-dist', folder);
+    const entries = await readdir(fromDir, { withFileTypes: true }).catch(() => {
+      throw new Error(`copy-assets: pdf.js ${folder}: missing ${fromDir}. Run \`npm ci\` first.`);
+    });
+    plans.push({
+      name: `pdf.js ${folder}`,
+      fromDir,
+      toDir: join(root, 'public/vendor/pdfjs', folder),
+      files: entries.filter((e) => e.isFile()).map((e) => e.name).sort(),
+    });
+  }
+  return plans;
 }
 
 /** One plan per self-hosted model folder under `models/` (a folder holding `config.json`). */

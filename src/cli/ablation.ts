@@ -230,13 +230,24 @@ export interface CandidateOptions {
   readonly groupByDocument: boolean;
   /** Weight of the document score in `doc-aggregate` (score = w·doc + (1 − w)·chunk). */
   readonly docWeight: number;
+  /** Dense weight of the weighted fusion, for chunks and documents alike. */
+  readonly denseWeight: number;
   /** Hits per list before fusion (the eval CLI's trec_eval depth). */
   readonly depth: number;
 }
 
-/** Scores chunks for a query: BM25 and dense over chunks (and documents), fused. */
+/** The four ranked lists one query gets: BM25 and dense, over chunks and over whole abstracts. */
+export interface RawLists {
+  readonly chunkBm25: readonly Hit[];
+  readonly chunkDense: readonly Hit[];
+  readonly docBm25: readonly Hit[];
+  /** A document's dense score is its best chunk's (MaxP), as the `maxchunk` dense run. */
+  readonly docDense: readonly Hit[];
+}
+
+/** Retrieves the raw lists for a query (BM25 indexes over chunks and abstracts; exact dense scan). */
 export interface ChunkRetriever {
-  candidates(queryText: string, queryVector: Float32Array, options: CandidateOptions): Candidate[];
+  raw(queryText: string, queryVector: Float32Array, depth: number): RawLists;
 }
 
 /** Each document's best candidate (the first in score order), in score order. */
@@ -249,13 +260,6 @@ export function bestPerDocument(candidates: readonly Candidate[]): Candidate[] {
     out.push(c);
   }
   return out;
-}
-
-/** Top `k` of a dense score array as hits (ids from `ids`). */
-function topHits(scores: Float32Array, ids: readonly string[], k: number): Hit[] {
-  const top = new TopK(k);
-  for (let i = 0; i < scores.length; i++) top.push(i, scores[i] as number);
-  return top.results().map((h) => ({ id: ids[h.id] as string, score: h.score }));
 }
 
 export function createChunkRetriever(
@@ -272,55 +276,59 @@ export function createChunkRetriever(
     BM25_STEM,
   );
   const docIndex = Bm25Index.build(corpus.map(toIndexable), BM25_STEM);
-  const docOf = (id: string): string => (units.chunks.get(id) as Chunk).docId;
+  const docOfRow = units.ids.map((id) => (units.chunks.get(id) as Chunk).docId);
   const n = units.ids.length;
-  const scores = new Float32Array(n);
   return {
-    candidates(queryText, q, o) {
+    raw(queryText, q, depth) {
+      const chunkTop = new TopK(depth);
+      const best = new Map<string, number>();
       for (let r = 0; r < n; r++) {
         let dot = 0;
         const base = r * dim;
         for (let j = 0; j < dim; j++) dot += (vectors[base + j] as number) * (q[j] as number);
-        scores[r] = dot;
+        chunkTop.push(r, dot);
+        const d = docOfRow[r] as string;
+        if (!(dot <= (best.get(d) ?? -Infinity))) best.set(d, dot);
       }
-      const chunkFused = fuse(
-        { bm25: chunkIndex.search(queryText, { k: o.depth }), dense: topHits(scores, units.ids, o.depth) },
-        { mode: DEFAULT_HYBRID, denseWeight: DEFAULT_DENSE_WEIGHT, docIdOf: docOf, limit: o.depth },
-      );
-      if (o.mode === 'chunk') return chunkFused;
-      // Document dense score: its best chunk (MaxP), as the `maxchunk` dense run.
-      const best = new Map<string, number>();
-      units.ids.forEach((id, r) => {
-        const d = docOf(id);
-        const s = scores[r] as number;
-        if (!(s <= (best.get(d) ?? -Infinity))) best.set(d, s);
-      });
-      const docDense = [...best].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score);
-      const docFused = fuse(
-        { bm25: docIndex.search(queryText, { k: o.depth }), dense: docDense.slice(0, o.depth) },
-        { mode: DEFAULT_HYBRID, denseWeight: DEFAULT_DENSE_WEIGHT, limit: o.depth },
-      );
-      const docScore = new Map(docFused.map((c) => [c.id, c.score]));
-      const w = o.docWeight;
-      return chunkFused
-        .map((c) => {
-          const doc = docScore.get(c.docId) ?? 0;
-          const score = w * doc + (1 - w) * c.score;
-          return withEntry(
-            c,
-            {
-              stage: 'aggregate',
-              score,
-              kept: true,
-              reason: 'document hybrid score blended with the chunk score',
-              detail: { docScore: doc, chunkScore: c.score, docWeight: w },
-            },
-            { score, scores: { ...c.scores, fused: score } },
-          );
-        })
-        .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
+      const docTop = [...best].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score);
+      return {
+        chunkBm25: chunkIndex.search(queryText, { k: depth }),
+        chunkDense: chunkTop.results().map((h) => ({ id: units.ids[h.id] as string, score: h.score })),
+        docBm25: docIndex.search(queryText, { k: depth }),
+        docDense: docTop.slice(0, depth),
+      };
     },
   };
+}
+
+/** Chunk candidates of one query from its raw lists (see `CandidateMode`). */
+export function scoreCandidates(raw: RawLists, units: SciFactUnits, o: CandidateOptions): Candidate[] {
+  const docOf = (id: string): string => (units.chunks.get(id) as Chunk).docId;
+  const chunkFused = fuse(
+    { bm25: raw.chunkBm25, dense: raw.chunkDense },
+    { mode: DEFAULT_HYBRID, denseWeight: o.denseWeight, docIdOf: docOf },
+  );
+  if (o.mode === 'chunk') return chunkFused;
+  const docFused = fuse({ bm25: raw.docBm25, dense: raw.docDense }, { mode: DEFAULT_HYBRID, denseWeight: o.denseWeight });
+  const docScore = new Map(docFused.map((c) => [c.id, c.score]));
+  const w = o.docWeight;
+  return chunkFused
+    .map((c) => {
+      const doc = docScore.get(c.docId) ?? 0;
+      const score = w * doc + (1 - w) * c.score;
+      return withEntry(
+        c,
+        {
+          stage: 'aggregate',
+          score,
+          kept: true,
+          reason: 'document hybrid score blended with the chunk score',
+          detail: { docScore: doc, chunkScore: c.score, docWeight: w },
+        },
+        { score, scores: { ...c.scores, fused: score } },
+      );
+    })
+    .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -334,7 +342,13 @@ export interface SelectionProfile {
 }
 
 export const SCIFACT_SELECTION: SelectionProfile = Object.freeze({
-  candidates: Object.freeze({ mode: 'chunk', groupByDocument: false, docWeight: 0.5, depth: 1000 }),
+  candidates: Object.freeze({
+    mode: 'chunk',
+    groupByDocument: false,
+    docWeight: 0.5,
+    denseWeight: DEFAULT_DENSE_WEIGHT,
+    depth: 1000,
+  }),
   selection: Object.freeze({}),
 });
 
@@ -530,13 +544,25 @@ export async function prepareAblation(
   return { data: { units, lookup, tokenCounter: count }, retriever, queryVectors, dim };
 }
 
-/** Candidates of every query of the dataset under the given candidate options. */
-export function prepareQueries(dataset: BeirDataset, prepared: Prepared, options: CandidateOptions): PreparedQuery[] {
+/** The raw lists of every query of the dataset. */
+export function rawLists(dataset: BeirDataset, prepared: Prepared, depth: number): RawLists[] {
   const { dim } = prepared;
+  return dataset.queries.map((q, i) =>
+    prepared.retriever.raw(q.text, prepared.queryVectors.subarray(i * dim, (i + 1) * dim), depth),
+  );
+}
+
+/** Candidates of every query of the dataset under the given candidate options. */
+export function prepareQueries(
+  dataset: BeirDataset,
+  prepared: Prepared,
+  options: CandidateOptions,
+  raw: readonly RawLists[] = rawLists(dataset, prepared, options.depth),
+): PreparedQuery[] {
   return dataset.queries.map((q, i) => ({
     id: q.id,
     text: q.text,
-    candidates: prepared.retriever.candidates(q.text, prepared.queryVectors.subarray(i * dim, (i + 1) * dim), options),
+    candidates: scoreCandidates(raw[i] as RawLists, prepared.data.units, options),
   }));
 }
 

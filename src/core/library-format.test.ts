@@ -114,7 +114,9 @@ describe('library export format', () => {
     const bytes = encodeLibrary(snap, new Date(0));
     expect(Array.from(bytes.subarray(0, 8))).toEqual(LIBRARY_MAGIC);
     const back = decodeLibrary(bytes);
-    expect(back.documents).toEqual(snap.documents.map((d) => ({ ...d, vectorState: d.id === 'a' ? 'complete' : 'pending' })));
+    expect(back.documents).toEqual(
+      snap.documents.map((d) => ({ ...d, vectorState: d.id === 'a' ? 'complete' : 'pending' })),
+    );
     expect(back.chunks).toEqual(snap.chunks);
     expect(back.vectors).toHaveLength(2);
     expect(Array.from(back.vectors[0]!.data)).toEqual(Array.from(snap.vectors[0]!.data));
@@ -141,24 +143,60 @@ describe('library export format', () => {
   const cases: [string, (h: Record<string, unknown>) => void, RegExp][] = [
     ['another version', (h) => (h.version = 2), /version 2/],
     ['another format', (h) => (h.format = 'zip'), /format/],
-    ['a chunk of an unknown document', (h) => ((h.chunks as Record<string, unknown>[])[0]!.docId = 'zz'), /not in the file|docId|linked/],
-    ['a duplicate document id', (h) => ((h.documents as Record<string, unknown>[])[1]!.id = 'a'), /appears twice|announces/],
-    ['a wrong chunk count', (h) => ((h.documents as Record<string, unknown>[])[0]!.chunkCount = 5), /announces 5 chunks/],
+    [
+      'a chunk of an unknown document',
+      (h) => ((h.chunks as Record<string, unknown>[])[0]!.docId = 'zz'),
+      /not in the file|docId|linked/,
+    ],
+    [
+      'a duplicate document id',
+      (h) => ((h.documents as Record<string, unknown>[])[1]!.id = 'a'),
+      /appears twice|announces/,
+    ],
+    [
+      'a wrong chunk count',
+      (h) => ((h.documents as Record<string, unknown>[])[0]!.chunkCount = 5),
+      /announces 5 chunks/,
+    ],
     ['offsets that do not match the text', (h) => ((h.chunks as Record<string, unknown>[])[0]!.end = 3), /offsets/],
     ['a negative offset', (h) => ((h.chunks as Record<string, unknown>[])[0]!.start = -1), /start/],
-    ['a hash that does not match', (h) => ((h.chunks as Record<string, unknown>[])[0]!.text = 'Employees may work remotelx.'), /hash/],
-    ['a chunk id that is not docId#ordinal', (h) => ((h.chunks as Record<string, unknown>[])[3]!.id = 'a#0x'), /should have the id|linked/],
+    [
+      'a hash that does not match',
+      (h) => ((h.chunks as Record<string, unknown>[])[0]!.text = 'Employees may work remotelx.'),
+      /hash/,
+    ],
+    [
+      'a chunk id that is not docId#ordinal',
+      (h) => ((h.chunks as Record<string, unknown>[])[3]!.id = 'a#0x'),
+      /should have the id|linked/,
+    ],
     ['broken neighbour links', (h) => ((h.chunks as Record<string, unknown>[])[0]!.nextId = null), /neighbours/],
-    ['an unknown source type', (h) => ((h.documents as Record<string, unknown>[])[0]!.sourceType = 'oracle'), /sourceType/],
+    [
+      'an unknown source type',
+      (h) => ((h.documents as Record<string, unknown>[])[0]!.sourceType = 'oracle'),
+      /sourceType/,
+    ],
     ['a bad date', (h) => ((h.documents as Record<string, unknown>[])[0]!.effectiveDate = '2025-13-01'), /date/],
     ['a non-string title', (h) => ((h.documents as Record<string, unknown>[])[0]!.title = { x: 1 }), /title/],
     ['vectors past the end', (h) => ((h.vectors as Record<string, unknown>[])[0]!.offset = 10), /past the end/],
-    ['rows for the wrong chunks', (h) => ((h.vectors as Record<string, unknown>[])[0]!.chunkIds = ['a#1', 'a#0', 'a#2']), /not for chunk/],
+    [
+      'rows for the wrong chunks',
+      (h) => ((h.vectors as Record<string, unknown>[])[0]!.chunkIds = ['a#1', 'a#0', 'a#2']),
+      /not for chunk/,
+    ],
     ['rows and ids that disagree', (h) => ((h.vectors as Record<string, unknown>[])[0]!.rows = 2), /rows/],
-    ['vectors of another version', (h) => ((h.vectors as Record<string, unknown>[])[0]!.docAddedAt = 1), /another version/],
+    [
+      'vectors of another version',
+      (h) => ((h.vectors as Record<string, unknown>[])[0]!.docAddedAt = 1),
+      /another version/,
+    ],
     ['a dimension of zero', (h) => ((h.vectors as Record<string, unknown>[])[0]!.dim = 0), /dim/],
     ['invalid priors', (h) => (h.priors = { version: 9 }), /priors/],
-    ['feedback about an unknown document', (h) => ((h.feedback as Record<string, unknown>[])[0]!.docId = 'zz'), /unknown document/],
+    [
+      'feedback about an unknown document',
+      (h) => ((h.feedback as Record<string, unknown>[])[0]!.docId = 'zz'),
+      /unknown document/,
+    ],
     ['a floats count that disagrees with the size', (h) => (h.floats = 3), /vector section/],
   ];
   for (const [name, edit, message] of cases) {
@@ -174,7 +212,16 @@ describe('library export format', () => {
   }
 
   it('rejects prototype-pollution keys anywhere in the header', () => {
-    const good = JSON.stringify({ format: 'evident-library', version: 1, documents: [], chunks: [], vectors: [], priors: null, feedback: [], floats: 0 });
+    const good = JSON.stringify({
+      format: 'evident-library',
+      version: 1,
+      documents: [],
+      chunks: [],
+      vectors: [],
+      priors: null,
+      feedback: [],
+      floats: 0,
+    });
     for (const key of ['__proto__', 'constructor', 'prototype']) {
       const bad = good.replace('"documents":[]', `"documents":[{"${key}":{"polluted":true}}]`);
       expect(() => decodeLibrary(rawHeader(bad))).toThrow(new RegExp(`forbidden key "${key}"`));
@@ -215,7 +262,9 @@ describe('metadata patches', () => {
     const next = applyMetaPatch(d, patch, 42);
     expect(next).toMatchObject({ status: 'superseded', sourceType: 'government', updatedAt: 42, title: d.title });
     expect('effectiveDate' in next).toBe(false);
-    expect(applyMetaPatch(next, validateMetaPatch({ effectiveDate: '2020-01-31' }), 43).effectiveDate).toBe('2020-01-31');
+    expect(applyMetaPatch(next, validateMetaPatch({ effectiveDate: '2020-01-31' }), 43).effectiveDate).toBe(
+      '2020-01-31',
+    );
     expect(() => validateMetaPatch({ chunkCount: 3 })).toThrow(/unknown option "chunkCount"/);
     expect(() => validateMetaPatch({ status: 'final' })).toThrow(/status/);
     expect(() => validateMetaPatch({ title: '   ' })).toThrow(/empty/);

@@ -240,7 +240,10 @@ export function encodeLibrary(snapshot: LibrarySnapshot, exportedAt = new Date()
   const vectors: VectorEntry[] = snapshot.vectors.map((v) => {
     const rows = v.chunkIds.length;
     if (v.data.length !== rows * v.dim) {
-      throw new EvidentError('internal', `Export: vectors of "${v.docId}" have ${v.data.length} floats, expected ${rows * v.dim}.`);
+      throw new EvidentError(
+        'internal',
+        `Export: vectors of "${v.docId}" have ${v.data.length} floats, expected ${rows * v.dim}.`,
+      );
     }
     const entry: VectorEntry = {
       docId: v.docId,
@@ -292,7 +295,10 @@ export function decodeLibrary(bytes: Uint8Array, limits: Partial<ImportLimits> =
   if (bytes.length < PREFIX_BYTES || LIBRARY_MAGIC.some((b, i) => bytes[i] !== b)) {
     bad('it does not start with the Evident library signature');
   }
-  const headerBytes = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(LIBRARY_MAGIC.length, true);
+  const headerBytes = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(
+    LIBRARY_MAGIC.length,
+    true,
+  );
   if (headerBytes > lim.maxHeaderBytes) bad(`its header is larger than ${lim.maxHeaderBytes} bytes`);
   if (PREFIX_BYTES + headerBytes > bytes.length) bad('it is truncated (the header is cut off)');
   let header: unknown;
@@ -329,7 +335,9 @@ export function decodeLibrary(bytes: Uint8Array, limits: Partial<ImportLimits> =
     docs.set(d.id, d);
   }
 
-  const chunks = v.array(h.chunks, 'chunks', lim.maxChunks).map((c, i) => v.chunk(c, `chunks[${i}]`, lim.maxChunkChars));
+  const chunks = v
+    .array(h.chunks, 'chunks', lim.maxChunks)
+    .map((c, i) => v.chunk(c, `chunks[${i}]`, lim.maxChunkChars));
   const byDoc = new Map<string, Chunk[]>();
   const chunkIds = new Set<string>();
   for (const c of chunks) {
@@ -342,7 +350,8 @@ export function decodeLibrary(bytes: Uint8Array, limits: Partial<ImportLimits> =
   }
   for (const d of documents) {
     const list = (byDoc.get(d.id) ?? []).sort((a, b) => a.ordinal - b.ordinal);
-    if (list.length !== d.chunkCount) bad(`document "${d.id}" announces ${d.chunkCount} chunks, the file has ${list.length}`);
+    if (list.length !== d.chunkCount)
+      bad(`document "${d.id}" announces ${d.chunkCount} chunks, the file has ${list.length}`);
     list.forEach((c, i) => {
       if (c.ordinal !== i) bad(`document "${d.id}" has no chunk with ordinal ${i}`);
       // Chunk ids are `${docId}#${ordinal}` (chunk.ts): a file cannot aim a chunk at another document's key.
@@ -400,7 +409,8 @@ export function decodeLibrary(bytes: Uint8Array, limits: Partial<ImportLimits> =
   const feedback = v.array(h.feedback ?? [], 'feedback', lim.maxFeedback).map((f, i) => {
     const rec = v.feedback(f, `feedback[${i}]`);
     if (rec.docId !== undefined && !docs.has(rec.docId)) bad(`feedback[${i}] names unknown document "${rec.docId}"`);
-    if (rec.chunkId !== undefined && !chunkIds.has(rec.chunkId)) bad(`feedback[${i}] names unknown chunk "${rec.chunkId}"`);
+    if (rec.chunkId !== undefined && !chunkIds.has(rec.chunkId))
+      bad(`feedback[${i}] names unknown chunk "${rec.chunkId}"`);
     return rec;
   });
   return { documents: fixedDocs, chunks, vectors, priors, feedback };
@@ -487,7 +497,9 @@ class Validator {
       fileName: this.text(o.fileName, `${where}.fileName`, LIMITS.fileNameChars),
       format: this.oneOf(o.format, `${where}.format`, DOCUMENT_FORMATS),
       size: this.int(o.size, `${where}.size`, 0, Number.MAX_SAFE_INTEGER),
-      bytesHash: HEX.test(String(o.bytesHash)) ? String(o.bytesHash) : this.fail(`${where}.bytesHash`, 'is not a hex hash'),
+      bytesHash: HEX.test(String(o.bytesHash))
+        ? String(o.bytesHash)
+        : this.fail(`${where}.bytesHash`, 'is not a hex hash'),
       addedAt: this.time(o.addedAt, `${where}.addedAt`),
       updatedAt: this.time(o.updatedAt, `${where}.updatedAt`),
       chunkCount: this.int(o.chunkCount, `${where}.chunkCount`, 0, DEFAULT_IMPORT_LIMITS.maxChunks),

@@ -61,7 +61,9 @@ describe('schema migrations', () => {
         chunkIds: ['full#0', 'full#1'],
         data: new Float32Array([1, 0, 0, 1]),
       } as never),
-      tx.objectStore('vectors').put({ docId: 'half', embedderId: 'm', dim: 2, chunkIds: ['half#0'], data: new Float32Array([1, 0]) } as never),
+      tx
+        .objectStore('vectors')
+        .put({ docId: 'half', embedderId: 'm', dim: 2, chunkIds: ['half#0'], data: new Float32Array([1, 0]) } as never),
       tx.objectStore('settings').put(true, 'demoInstalled'),
       tx.done,
     ]);
@@ -122,8 +124,25 @@ describe('writeTx', () => {
       writeTx(db, ['settings', 'ingestQueue'], async (tx, keep) => {
         keep(tx.objectStore('settings').put(1, 'budget'));
         // ConstraintError: the key exists.
-        const seq = await keep(tx.objectStore('ingestQueue').add({ docId: 'a', title: 'A', fileName: '', source: { kind: 'text', text: '', format: 'text' }, queuedAt: 0 }));
-        await keep(tx.objectStore('ingestQueue').add({ seq, docId: 'b', title: 'B', fileName: '', source: { kind: 'text', text: '', format: 'text' }, queuedAt: 0 }));
+        const seq = await keep(
+          tx.objectStore('ingestQueue').add({
+            docId: 'a',
+            title: 'A',
+            fileName: '',
+            source: { kind: 'text', text: '', format: 'text' },
+            queuedAt: 0,
+          }),
+        );
+        await keep(
+          tx.objectStore('ingestQueue').add({
+            seq,
+            docId: 'b',
+            title: 'B',
+            fileName: '',
+            source: { kind: 'text', text: '', format: 'text' },
+            queuedAt: 0,
+          }),
+        );
       }),
     ).rejects.toMatchObject({ name: 'ConstraintError' });
     expect(await db.get('settings', 'budget')).toBeUndefined();
@@ -136,10 +155,16 @@ describe('storage error mapping', () => {
   const quotaShapes: [string, unknown][] = [
     ['a QuotaExceededError DOMException', new DOMException('quota', 'QuotaExceededError')],
     ['Firefox NS_ERROR_DOM_QUOTA_REACHED as a name', { name: 'NS_ERROR_DOM_QUOTA_REACHED', message: '' }],
-    ['Firefox NS_ERROR_DOM_QUOTA_REACHED in the message', new Error('Component returned failure code: 0x80530016 (NS_ERROR_DOM_QUOTA_REACHED)')],
+    [
+      'Firefox NS_ERROR_DOM_QUOTA_REACHED in the message',
+      new Error('Component returned failure code: 0x80530016 (NS_ERROR_DOM_QUOTA_REACHED)'),
+    ],
     ['the legacy DOMException code 22', { name: 'Error', code: 22 }],
     ['an abort caused by quota', { name: 'AbortError', error: new DOMException('quota', 'QuotaExceededError') }],
-    ['an error whose cause is quota', new Error('write failed', { cause: new DOMException('q', 'QuotaExceededError') })],
+    [
+      'an error whose cause is quota',
+      new Error('write failed', { cause: new DOMException('q', 'QuotaExceededError') }),
+    ],
   ];
   for (const [name, err] of quotaShapes) {
     it(`maps ${name} to storage_full naming the document`, () => {

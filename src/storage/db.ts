@@ -3,12 +3,7 @@
  * one transaction per logical change (aborted as a whole on any failure), and storage errors
  * mapped to values a user can act on.
  */
-import {
-  openDB,
-  type IDBPDatabase,
-  type IDBPTransaction,
-  type StoreNames,
-} from 'idb';
+import { openDB, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
 import { EvidentError } from '../core/errors';
 import { vectorStateOf } from '../core/library-format';
 import { DB_NAME, DB_VERSION, type EvidentDB } from './schema';
@@ -84,7 +79,10 @@ export interface OpenOptions {
 /** Opens (creating or migrating) the Evident database. */
 export async function openEvidentDb(options: OpenOptions = {}): Promise<Db> {
   if (typeof indexedDB === 'undefined') {
-    throw new EvidentError('internal', 'This browser does not offer IndexedDB here (private mode?): the library cannot be kept.');
+    throw new EvidentError(
+      'internal',
+      'This browser does not offer IndexedDB here (private mode?): the library cannot be kept.',
+    );
   }
   let failed: unknown = null;
   const db = await openDB<EvidentDB>(options.name ?? DB_NAME, DB_VERSION, {
@@ -184,23 +182,29 @@ export function isQuotaError(err: unknown): boolean {
   if (name === 'QuotaExceededError' || name === 'NS_ERROR_DOM_QUOTA_REACHED') return true;
   if (typeof e.message === 'string' && /NS_ERROR_DOM_QUOTA_REACHED|QuotaExceededError/.test(e.message)) return true;
   if (e.code === 22 || e.code === 1014) return true;
-  return (e.cause !== undefined && e.cause !== err && isQuotaError(e.cause)) || (e.error !== undefined && e.error !== err && isQuotaError(e.error));
+  return (
+    (e.cause !== undefined && e.cause !== err && isQuotaError(e.cause)) ||
+    (e.error !== undefined && e.error !== err && isQuotaError(e.error))
+  );
 }
 
-/** The message for a write that did not fit. */
-export function storageFullError(title: string): EvidentError {
+/** The message for a write that did not fit; `what` is quoted unless `quoted` says it already is. */
+export function storageFullError(what: string, quoted = false): EvidentError {
   return new EvidentError(
     'storage_full',
-    `Storage is full: remove documents or free space. Nothing was saved for "${title}".`,
+    `Storage is full: remove documents or free space. Nothing was saved for ${quoted ? what : `"${what}"`}.`,
   );
 }
 
 /** Maps a failed write about `title` to an `EvidentError`; quota becomes `storage_full`. */
-export function toStorageError(err: unknown, title: string): unknown {
+export function toStorageError(err: unknown, title: string, quoted = false): unknown {
   if (err instanceof EvidentError) return err;
-  if (isQuotaError(err)) return storageFullError(title);
+  if (isQuotaError(err)) return storageFullError(title, quoted);
   if (nameOf(err) === 'InvalidStateError') {
-    return new EvidentError('internal', 'The library database was closed (Evident was updated in another tab?). Reload the page.');
+    return new EvidentError(
+      'internal',
+      'The library database was closed (Evident was updated in another tab?). Reload the page.',
+    );
   }
   return err;
 }

@@ -146,7 +146,12 @@ describe('Library', () => {
     await lib.putDocument({ document: b, chunks: chunks('b', 2), vectors: vectors(b, 1) });
     await lib.addFeedback({ docId: 'a', sourceType: 'internal_policy', verdict: 'misleading', at: 1 });
     await lib.addFeedback({ docId: 'b', sourceType: 'internal_policy', verdict: 'helpful', at: 2 });
-    let state = applyFeedback(createPriorState(), { docId: 'a', sourceType: 'internal_policy', verdict: 'misleading', at: 1 });
+    let state = applyFeedback(createPriorState(), {
+      docId: 'a',
+      sourceType: 'internal_policy',
+      verdict: 'misleading',
+      at: 1,
+    });
     state = applyFeedback(state, { docId: 'b', sourceType: 'internal_policy', verdict: 'helpful', at: 2 });
     await lib.priors.save(state);
 
@@ -165,7 +170,11 @@ describe('Library', () => {
   it('edits metadata, validates the patch, and names a missing document', async () => {
     const lib = await open();
     await lib.putDocument({ document: record('a', 1), chunks: chunks('a', 1) });
-    const next = await lib.updateMeta('a', { status: 'superseded', effectiveDate: '2024-01-01', sourceType: 'government' });
+    const next = await lib.updateMeta('a', {
+      status: 'superseded',
+      effectiveDate: '2024-01-01',
+      sourceType: 'government',
+    });
     expect(next).toMatchObject({ status: 'superseded', effectiveDate: '2024-01-01', sourceType: 'government' });
     expect(await lib.getDocument('a')).toEqual(next);
     await expect(lib.updateMeta('a', { chunkCount: 9 })).rejects.toMatchObject({ code: 'invalid_input' });
@@ -181,7 +190,13 @@ describe('Library', () => {
     const a = record('a', 2);
     await lib.putDocument({ document: a, chunks: chunks('a', 2) });
     const [entry] = await lib.enqueue([
-      { docId: 'big', title: 'Big report', fileName: 'big.md', source: { kind: 'text', text: 'x', format: 'markdown' }, queuedAt: 1 },
+      {
+        docId: 'big',
+        title: 'Big report',
+        fileName: 'big.md',
+        source: { kind: 'text', text: 'x', format: 'markdown' },
+        queuedAt: 1,
+      },
     ]);
     // The document record and 3 chunks fit; the 4th chunk does not.
     fillDiskAfter(4);
@@ -227,7 +242,7 @@ describe('Library', () => {
     fillDiskAfter(1);
     await expect(lib.enqueue([entry('a'), entry('b')], { demoInstalled: true })).rejects.toMatchObject({
       code: 'storage_full',
-      message: expect.stringContaining('Nothing was saved for "A" and 1 more "files"'),
+      message: 'Storage is full: remove documents or free space. Nothing was saved for "A" and 1 more file.',
     });
     restores.pop()!();
     expect(await lib.queued()).toEqual([]);

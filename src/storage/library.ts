@@ -91,7 +91,10 @@ export class Library {
     if (vectors && (vectors.docId !== doc.id || vectors.docAddedAt !== doc.addedAt)) {
       throw new EvidentError('internal', `putDocument: the vectors do not belong to "${doc.id}".`);
     }
-    const record: DocumentRecord = { ...doc, vectorState: vectorStateOf(vectors?.chunkIds.length ?? 0, doc.chunkCount) };
+    const record: DocumentRecord = {
+      ...doc,
+      vectorState: vectorStateOf(vectors?.chunkIds.length ?? 0, doc.chunkCount),
+    };
     try {
       return await writeTx(
         this.db,
@@ -247,8 +250,8 @@ export class Library {
    * Returns the entries with their keys, in order.
    */
   async enqueue(entries: readonly QueueEntry[], settings: Partial<Settings> = {}): Promise<QueueEntry[]> {
-    const title =
-      entries.length === 1 ? (entries[0]?.title ?? '') : `${entries[0]?.title ?? ''}" and ${entries.length - 1} more "files`;
+    const more = entries.length - 1;
+    const what = `"${entries[0]?.title ?? ''}"${more > 0 ? ` and ${more} more file${more === 1 ? '' : 's'}` : ''}`;
     try {
       return await writeTx(this.db, ['ingestQueue', 'settings'], async (tx, keep) => {
         const queue = tx.objectStore('ingestQueue');
@@ -257,7 +260,7 @@ export class Library {
         return entries.map((e, i) => ({ ...e, seq: keys[i] as number }));
       });
     } catch (err) {
-      throw toStorageError(err, title);
+      throw toStorageError(err, what, true);
     }
   }
 
@@ -286,9 +289,7 @@ export class Library {
   }
 
   async feedback(docId?: string): Promise<FeedbackRecord[]> {
-    return docId === undefined
-      ? this.db.getAll('feedback')
-      : this.db.getAllFromIndex('feedback', 'by-doc', docId);
+    return docId === undefined ? this.db.getAll('feedback') : this.db.getAllFromIndex('feedback', 'by-doc', docId);
   }
 
   /** The source priors, kept in the `priors` store. */
@@ -318,7 +319,10 @@ export class Library {
   async importLibrary(bytes: Uint8Array, options: ImportOptions = {}): Promise<ImportSummary> {
     const mode = options.mode ?? 'merge';
     if (mode !== 'merge' && mode !== 'replace') {
-      throw new EvidentError('invalid_option', `importLibrary: mode must be one of merge, replace, got "${String(mode)}".`);
+      throw new EvidentError(
+        'invalid_option',
+        `importLibrary: mode must be one of merge, replace, got "${String(mode)}".`,
+      );
     }
     const snap = decodeLibrary(bytes, options.limits);
     try {
@@ -342,7 +346,10 @@ export class Library {
           for (const c of snap.chunks) keep(tx.objectStore('chunks').put(c));
           for (const v of snap.vectors) keep(tx.objectStore('vectors').put(v));
           for (const f of snap.feedback) keep(tx.objectStore('feedback').add(f));
-          if (snap.priors && (mode === 'replace' || (await keep(tx.objectStore('priors').get('state'))) === undefined)) {
+          if (
+            snap.priors &&
+            (mode === 'replace' || (await keep(tx.objectStore('priors').get('state'))) === undefined)
+          ) {
             keep(tx.objectStore('priors').put(snap.priors, 'state'));
           }
           await bumpLibraryVersion(tx, keep);

@@ -106,4 +106,5 @@ export interface EvidentDB extends DBSchema {
   };
 }
 
-export type StoreName = 'documents' | 'chunks' | 'vectors' | 'lexical' | 'settings' | 'priors' | 'feedback' | 'ingestQueue';
+export type StoreName =
+  'documents' | 'chunks' | 'vectors' | 'lexical' | 'settings' | 'priors' | 'feedback' | 'ingestQueue';

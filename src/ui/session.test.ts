@@ -81,9 +81,20 @@ function fakeClient() {
       const out = [];
       for (const [index, doc] of docs.entries()) {
         if (doc.text === 'FAIL') {
-          throw new EvidentError('storage_full', `Storage is full: remove documents or free space. Nothing was saved for "${doc.title}".`);
+          throw new EvidentError(
+            'storage_full',
+            `Storage is full: remove documents or free space. Nothing was saved for "${doc.title}".`,
+          );
         }
-        opts.onProgress?.({ docId: doc.docId, phase: 'index', done: 1, total: 1, index, count: docs.length, title: doc.title });
+        opts.onProgress?.({
+          docId: doc.docId,
+          phase: 'index',
+          done: 1,
+          total: 1,
+          index,
+          count: docs.length,
+          title: doc.title,
+        });
         added.push(doc.docId);
         out.push({ docId: doc.docId, chunks: 1, tokens: 1, chunkMs: 0, embedMs: 2, indexMs: 0, replaced: false });
       }

@@ -53,6 +53,8 @@ export type LibraryState =
       readonly source?: 'stored' | 'ingested';
       /** How the worker loaded the stored library at start (ms). */
       readonly timings?: LibraryInfo['timings'];
+      /** Whether the BM25 index came from storage or was rebuilt from the chunks at start. */
+      readonly lexical?: LibraryInfo['lexical'];
       /** False when the browser does not keep the library (IndexedDB unavailable). */
       readonly persistent?: boolean;
     }
@@ -269,16 +271,34 @@ export class EvidentSession {
     }
   }
 
+  /**
+   * Reads the document list again after documents were added outside `addFiles` (files through
+   * the parsers: `IngestStore`). During a batch it refreshes only the listed documents.
+   */
+  async refreshLibrary(): Promise<void> {
+    try {
+      const status = await this.client.status();
+      const lib = this.state.library;
+      if (lib.phase === 'ingesting') this.update({ library: { ...lib, documents: status.documents } });
+      else if (lib.phase === 'ready') this.ready(status.documents, status.chunks, lib.embedMs, 'ingested');
+      else return;
+      if (status.documents.length > 0) void this.requestPersistence();
+    } catch (err) {
+      if (!isAbort(err)) this.notify('error', errorValue(err).message);
+    }
+  }
+
   private ready(
     documents: readonly LibraryDocument[],
     chunks: number,
     embedMs: number,
     source?: 'stored' | 'ingested',
-    opened?: Pick<LibraryInfo, 'persistent' | 'timings'>,
+    opened?: Pick<LibraryInfo, 'persistent' | 'timings' | 'lexical'>,
   ): void {
     const lib = this.state.library;
     const persistent = opened?.persistent ?? (lib.phase === 'ready' ? lib.persistent : undefined);
     const timings = opened?.timings ?? (lib.phase === 'ready' ? lib.timings : undefined);
+    const lexical = opened?.lexical ?? (lib.phase === 'ready' ? lib.lexical : undefined);
     this.update({
       library: {
         phase: 'ready',
@@ -287,6 +307,7 @@ export class EvidentSession {
         embedMs,
         ...(source ? { source } : {}),
         ...(timings ? { timings } : {}),
+        ...(lexical ? { lexical } : {}),
         ...(persistent !== undefined ? { persistent } : {}),
       },
     });

@@ -34,6 +34,21 @@ import type {
   StorageUsageInfo,
   WorkerStatus,
 } from '../worker/api';
+import type {
+  AddFilesResult,
+  AppSettings,
+  AskProgress,
+  AskResult,
+  DocumentView,
+  FeedbackInput,
+  FeedbackResult,
+  FileInput,
+  FileProgress,
+  ReadDocumentOptions,
+  SettingsPatch,
+} from '../worker/ask-api';
+import type { LoadProfileOptions, ProfileLoadProgress, ProfileLoadResult } from '../worker/models-api';
+import type { ProfileName } from '../models/manifest';
 
 /** The parts of `Worker` the client uses (a fake in tests). */
 export interface WorkerLike extends Comlink.Endpoint {
@@ -180,12 +195,67 @@ export class WorkerClient {
     return this.call(opts.signal, (api, callId) => api.exportLibrary({ callId }));
   }
 
-  importLibrary(bytes: Uint8Array, opts: CallSignal & { mode?: 'merge' | 'replace' } = {}): Promise<ImportLibraryResult> {
+  importLibrary(
+    bytes: Uint8Array,
+    opts: CallSignal & { mode?: 'merge' | 'replace' } = {},
+  ): Promise<ImportLibraryResult> {
     return this.call(opts.signal, (api, callId) => api.importLibrary(bytes, { callId, mode: opts.mode }));
   }
 
   storageUsage(): Promise<StorageUsageInfo> {
     return this.call(undefined, (api) => api.storageUsage());
+  }
+
+  // ---- Ask, feedback, files, documents, settings (ask-api.ts) ----
+
+  ask(question: string, opts: CallSignal & { onProgress?: (p: AskProgress) => void } = {}): Promise<AskResult> {
+    return this.call(opts.signal, (api, callId) => api.ask(question, { callId }, proxyOrUndefined(opts.onProgress)));
+  }
+
+  feedback(input: FeedbackInput): Promise<FeedbackResult> {
+    return this.call(undefined, (api) => api.feedback(input));
+  }
+
+  /** Adds files through the parsers. Their buffers are transferred: `files[i].bytes` is detached afterwards. */
+  addFiles(
+    files: readonly FileInput[],
+    opts: CallSignal & { onProgress?: (p: FileProgress) => void } = {},
+  ): Promise<AddFilesResult> {
+    const buffers = files.map((f) => f.bytes);
+    return this.call(opts.signal, (api, callId) =>
+      api.addFiles(Comlink.transfer(files, buffers), { callId }, proxyOrUndefined(opts.onProgress)),
+    );
+  }
+
+  readDocument(docId: string, options: ReadDocumentOptions = {}): Promise<DocumentView> {
+    return this.call(undefined, (api) => api.readDocument(docId, options));
+  }
+
+  getSettings(): Promise<AppSettings> {
+    return this.call(undefined, (api) => api.getSettings());
+  }
+
+  updateSettings(patch: SettingsPatch): Promise<AppSettings> {
+    return this.call(undefined, (api) => api.updateSettings(patch));
+  }
+
+  resetSettings(): Promise<AppSettings> {
+    return this.call(undefined, (api) => api.resetSettings());
+  }
+
+  loadProfile(
+    profile: ProfileName,
+    opts: CallSignal & Omit<LoadProfileOptions, 'callId'> & { onProgress?: (p: ProfileLoadProgress) => void },
+  ): Promise<ProfileLoadResult> {
+    const { signal, onProgress, ...rest } = opts;
+    return this.call(signal, (api, callId) =>
+      api.loadProfile(profile, { ...rest, callId }, proxyOrUndefined(onProgress)),
+    );
+  }
+
+  /** Releases the loaded profile's models (the roles fall back to their model-free methods). */
+  disposeProfile(): Promise<null> {
+    return this.call(undefined, async (api) => api.disposeProfile());
   }
 
   /** Stops the heartbeat and terminates the worker; calls in flight reject with `aborted`. */

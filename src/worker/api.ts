@@ -19,8 +19,10 @@
  *   for a worker that is inside one long synchronous step.
  */
 import type { EvidentErrorValue } from '../core/errors';
-import type { DocumentMetaPatch, VectorState } from '../core/library-format';
+import type { PageSpan } from '../core/ingest/pages';
+import type { DocumentFormat, DocumentMetaPatch, VectorState } from '../core/library-format';
 import type { Candidate, DocStatus, ScoreBreakdown, SourceType, TraceEntry } from '../core/types';
+import type { AppApi } from './ask-api';
 import type { ModelsApi } from './models-api';
 
 export type Result<T> =
@@ -79,6 +81,10 @@ export interface AddDocumentInput {
   readonly effectiveDate?: string;
   /** Name of the file the text came from, kept with the document. */
   readonly fileName?: string;
+  /** The file's format when the text was parsed from one (PDF, DOCX, HTML); default `format`. */
+  readonly fileFormat?: DocumentFormat;
+  /** Paged formats: where each page's characters lie in `text` (chunks get their page from it). */
+  readonly pages?: readonly PageSpan[];
 }
 
 export interface IngestProgress {
@@ -161,6 +167,9 @@ export interface LibraryDocument {
   /** Chunks with a vector of the current model (search gives the others no dense score). */
   readonly vectors?: number;
   readonly vectorState?: VectorState;
+  /** The format it was read from, and its page count when paged. */
+  readonly format?: DocumentFormat;
+  readonly pageCount?: number | null;
 }
 
 // ---- Library persistence (src/storage) ----
@@ -252,7 +261,7 @@ export interface WorkerStatus {
 }
 
 /** What `worker.ts` exposes. Comlink's `Remote<EvidentWorkerApi>` makes every method async. */
-export interface EvidentWorkerApi extends ModelsApi {
+export interface EvidentWorkerApi extends ModelsApi, AppApi {
   /** Heartbeat: echoes its argument. A worker that stops answering is restarted by the client. */
   ping(nonce: number): number;
   status(): WorkerStatus;

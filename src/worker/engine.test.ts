@@ -98,6 +98,8 @@ describe('Engine', () => {
         addedAt: expect.any(Number),
         vectors: r.chunks,
         vectorState: 'complete',
+        format: 'markdown',
+        pageCount: null,
       },
     ]);
     expect(engine.chunkCount).toBe(r.chunks);

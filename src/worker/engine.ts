@@ -21,6 +21,7 @@
 import { EvidentError } from '../core/errors';
 import { FlatIndex } from '../core/dense/flat-index';
 import { chunkDocument } from '../core/ingest/chunk';
+import { assignPages } from '../core/ingest/pages';
 import { Bm25Index, DEFAULT_BM25_OPTIONS, DEFAULT_BM25_PARAMS, type Bm25Hit } from '../core/lexical/bm25';
 import {
   applyMetaPatch,
@@ -30,7 +31,7 @@ import {
   type VectorRecord,
 } from '../core/library-format';
 import { fuse, type FusionMode } from '../core/retrieval/fusion';
-import type { Candidate, Chunk, Hit, IndexableDoc, TraceEntry } from '../core/types';
+import type { Candidate, Chunk, DocumentMeta, Hit, IndexableDoc, TraceEntry } from '../core/types';
 import { fnv1a64 } from '../core/util/hash';
 import type { Embedder } from '../models/embedder';
 import type { Library } from '../storage/library';
@@ -188,6 +189,30 @@ export class Engine {
     return doc && toLibraryDocument(doc);
   }
 
+  /** A document's stored record and its chunks in reading order (the passage view, previews). */
+  documentChunks(docId: string): { meta: DocumentRecord; chunks: readonly Chunk[] } | undefined {
+    const doc = this.docs.get(docId);
+    return doc && { meta: doc.meta, chunks: doc.chunks };
+  }
+
+  /** Every chunk and the metadata of the given documents: the lookup selection reads (ask.ts). */
+  selectionView(docIds: Iterable<string>): { chunks: Map<string, Chunk>; documents: Map<string, DocumentMeta> } {
+    const chunks = new Map<string, Chunk>();
+    const documents = new Map<string, DocumentMeta>();
+    for (const id of docIds) {
+      const doc = this.docs.get(id);
+      if (!doc) continue;
+      documents.set(id, doc.meta);
+      for (const c of doc.chunks) chunks.set(c.id, c);
+    }
+    return { chunks, documents };
+  }
+
+  /** A chunk's vector of the current model (a copy), when it has one. */
+  vectorOf(chunkId: string): Float32Array | undefined {
+    return this.dense?.get(chunkId);
+  }
+
   /** Documents that still need vectors of the current (or, before one is loaded, the stored) model. */
   get pendingVectors(): number {
     let n = 0;
@@ -320,11 +345,13 @@ export class Engine {
 
     const t0 = performance.now();
     onProgress?.({ docId: input.docId, phase: 'chunk', done: 0, total: 0 });
-    const chunks = chunkDocument(
+    const cut = chunkDocument(
       { docId: input.docId, text: input.text, format: input.format },
       // Chunks must fit what the model reads, or their tails would be silently ignored.
       { countTokens: (t) => embedder.countTokens(t), maxTokens: Math.min(128, embedder.maxTokens) },
     );
+    // Paged formats (PDF): each chunk gets the page its first character is on.
+    const chunks = input.pages && input.pages.length > 0 ? assignPages(cut, input.pages) : cut;
     if (chunks.length === 0) throw new EvidentError('empty_file', `"${input.title}" has no text to index.`);
     const bytes = utf8Bytes(input.text);
     const bytesHash = await sha256Hex(bytes);
@@ -341,13 +368,13 @@ export class Engine {
       status: input.status ?? 'current',
       ...(input.effectiveDate ? { effectiveDate: input.effectiveDate } : {}),
       fileName: input.fileName ?? '',
-      format: input.format,
+      format: input.fileFormat ?? input.format,
       size: bytes.length,
       bytesHash,
       addedAt,
       updatedAt: addedAt,
       chunkCount: chunks.length,
-      pageCount: null,
+      pageCount: input.pages && input.pages.length > 0 ? Math.max(...input.pages.map((p) => p.page)) : null,
       vectorState: 'pending',
     };
     await this.store?.putDocument({ document: meta, chunks, dequeue: cb.dequeue });
@@ -403,7 +430,8 @@ export class Engine {
       opts.settings,
     );
     return this.ingestAll(
-      queued.map((e) => ({ input: fromQueueEntry(e), seq: e.seq })),
+      // The inputs themselves (same order): they carry what a queue entry does not (pages, the file format).
+      queued.map((e, i) => ({ input: inputs[i] ?? fromQueueEntry(e), seq: e.seq })),
       opts,
     );
   }
@@ -714,6 +742,8 @@ function toLibraryDocument({ meta, chunks, rows }: StoredDoc): LibraryDocument {
     addedAt: meta.addedAt,
     vectors: rows,
     vectorState: vectorStateOf(rows, chunks.length),
+    format: meta.format,
+    pageCount: meta.pageCount,
   };
 }
 
@@ -781,6 +811,9 @@ function validateInput(input: AddDocumentInput): void {
     throw new EvidentError('invalid_input', 'addDocument: docId must be a non-empty string.');
   }
   if (typeof input.text !== 'string') throw new EvidentError('invalid_input', 'addDocument: text must be a string.');
+  if (input.fileName !== undefined && typeof input.fileName !== 'string') {
+    throw new EvidentError('invalid_input', 'addDocument: fileName must be a string.');
+  }
   if (input.format !== 'markdown' && input.format !== 'text') {
     throw new EvidentError(
       'invalid_input',

@@ -20,8 +20,10 @@ import type {
 import { Engine } from './engine';
 import { loadUseLite } from './load-use';
 import { throttle } from './model-files';
-import { modelsApi } from './models';
+import { appApi } from './app-api';
+import { defaultModelHost, modelsApi } from './models';
 import { asResult, toErrorValue } from './result';
+import { SettingsHost } from './settings';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -171,6 +173,9 @@ async function loadEmbedder(signal: AbortSignal, progress: (p: LoadProgress) => 
   return loading;
 }
 
+/** The Transformers.js models of the loaded profile (cross-encoder and NLI feed `ask`). */
+const modelHost = defaultModelHost();
+
 const api: EvidentWorkerApi = {
   ping: (nonce) => nonce,
 
@@ -219,7 +224,24 @@ const api: EvidentWorkerApi = {
 
   abort: (callId) => registry.abort(callId),
 
-  ...modelsApi(run),
+  ...modelsApi(run, modelHost),
+
+  // Ask, feedback, files through the parsers, reading documents, settings (app-api.ts).
+  ...appApi({
+    run,
+    engine,
+    settings: new SettingsHost(() => library),
+    ready: () => libraryReady,
+    exclusive,
+    models: () => ({ crossEncoder: modelHost.backends.crossEncoder, nli: modelHost.backends.nli }),
+    embedder: () => embedderInfo,
+    feedbackLog: () => library,
+    pdfAssets: {
+      cMapUrl: assetUrl('vendor/pdfjs/cmaps/').href,
+      standardFontDataUrl: assetUrl('vendor/pdfjs/standard_fonts/').href,
+    },
+    throttle: (send) => throttle(PROGRESS_INTERVAL_MS, send),
+  }),
 
   openLibrary: () =>
     asResult(async () => {

@@ -26,6 +26,7 @@ import type { EvidencePacket } from '../select/packet';
 import { termsOf } from '../select/rationales';
 import type { Answer } from './extractive';
 import { sourceBody } from './extractive';
+import { dateParts, extractValues } from '../verify/values';
 
 export interface AbstentionSignals {
   readonly answerScore: number;
@@ -43,6 +44,20 @@ export interface AbstentionSignals {
   readonly voteShare: number;
   /** Entity rationales of the question that no packed passage mentions. */
   readonly missingEntities: readonly string[];
+  /**
+   * Share of the question's rationales covered by the best sentence that states the chosen answer
+   * value (the answer span of the asked-for kind sits in a sentence about the whole question, not
+   * just near its topic); 0 when no value was chosen (`coverage` when absent and the answer is typed).
+   */
+  readonly spanCoverage?: number;
+  /** The chosen value is the one a resolved conflict on the question settled on. */
+  readonly settled?: boolean;
+  /**
+   * How complete the short answer is for its kind, in [0, 1]: a date with its year (½), month (¼)
+   * and day (¼) — "November 12" without a year answers "when" only in part; a name or a number 1;
+   * no short answer 0. `typed` (1 or 0) when absent.
+   */
+  readonly specificity?: number;
 }
 
 export const ABSTENTION_REASONS = [
@@ -68,16 +83,22 @@ export interface AbstentionDecision {
 /** Features of the logistic model, in order. */
 export const ABSTENTION_FEATURES = [
   'answerScore',
-  'topScore',
   'margin',
-  'independentSources',
   'coverage',
+  'spanCoverage',
   'typed',
-  'flagged',
+  'specificity',
   'voteSources',
-  'voteShare',
+  'settled',
 ] as const;
 export type AbstentionFeature = (typeof ABSTENTION_FEATURES)[number];
+/**
+ * Every feature is one where more can only mean more confidence (higher scores, more coverage,
+ * a more complete span, more agreeing passages, a settled conflict), so the fit keeps every weight
+ * ≥ 0: correlated features then cannot flip a sign to cancel each other out, and the model stays
+ * monotone (more evidence never lowers the probability of a correct answer).
+ */
+export const MONOTONE_FEATURES: ReadonlySet<AbstentionFeature> = new Set(ABSTENTION_FEATURES);
 
 export interface AbstentionModel {
   readonly mean: Readonly<Record<AbstentionFeature, number>>;
@@ -87,42 +108,12 @@ export interface AbstentionModel {
 }
 
 // BEGIN FITTED (written by `npx tsx src/cli/fit-abstain.ts --dataset ../shared/datasets/rgb-counterfactual --write`)
-// RGB ids 0–49 (train), 282 answered examples (130 correct); at threshold 0.35 it keeps 157 answers, 110 correct.
+// RGB ids 0–49 (train), 285 answered examples (144 correct); wrong-answer cost 1.5: at threshold 0.35 it keeps 146 answers, 128 correct.
 export const FITTED_ABSTENTION_MODEL: AbstentionModel = Object.freeze({
-  mean: Object.freeze({
-    answerScore: 1.6582,
-    topScore: 0.5785,
-    margin: 0.044,
-    independentSources: 4.5603,
-    coverage: 0.9544,
-    typed: 0.9965,
-    flagged: 0,
-    voteSources: 2.1525,
-    voteShare: 0.5009,
-  }),
-  sd: Object.freeze({
-    answerScore: 0.2728,
-    topScore: 0.2267,
-    margin: 0.1633,
-    independentSources: 0.9518,
-    coverage: 0.1225,
-    typed: 0.0594,
-    flagged: 1,
-    voteSources: 1.2383,
-    voteShare: 0.3001,
-  }),
-  weights: Object.freeze({
-    answerScore: -0.1839,
-    topScore: 0.2198,
-    margin: 0.3032,
-    independentSources: 0.1372,
-    coverage: 0.3482,
-    typed: -0.3081,
-    flagged: 0,
-    voteSources: 1.3728,
-    voteShare: -0.212,
-  }),
-  bias: -0.165,
+  mean: Object.freeze({ answerScore: 1.6138, margin: 0.0437, coverage: 0.9549, spanCoverage: 0.7794, typed: 0.986, specificity: 0.9307, voteSources: 2.0737, settled: 0.2211 }),
+  sd: Object.freeze({ answerScore: 0.3066, margin: 0.1625, coverage: 0.1219, spanCoverage: 0.231, typed: 0.1176, specificity: 0.1844, voteSources: 1.169, settled: 0.415 }),
+  weights: Object.freeze({ answerScore: 0.0342, margin: 0.1966, coverage: 0.4183, spanCoverage: 0, typed: 0.0057, specificity: 1.164, voteSources: 1.3786, settled: 1.227 }),
+  bias: 0.22,
 });
 export const FITTED_ABSTENTION_THRESHOLD = 0.35;
 // END FITTED
@@ -187,21 +178,38 @@ export function abstentionSignals(input: SignalInput): AbstentionSignals {
     voteSources: answer.votes?.sources ?? 0,
     voteShare: answer.votes?.share ?? 0,
     missingEntities,
+    spanCoverage: answer.votes?.coverage ?? 0,
+    settled: answer.votes?.settled ?? false,
+    specificity: specificityOf(answer),
   };
+}
+
+/** Completeness of the short answer for its kind (see `AbstentionSignals.specificity`). */
+export function specificityOf(answer: Answer): number {
+  const short = answer.short;
+  if (!short) return 0;
+  if (short.kind === 'number') return 1;
+  if (short.kind === 'entity') return 1;
+  const dates = extractValues(short.text).filter((v) => v.kind === 'date');
+  let best = 0;
+  for (const d of dates) {
+    const p = dateParts(d.key);
+    best = Math.max(best, (p.y !== null ? 0.5 : 0) + (p.m !== null ? 0.25 : 0) + (p.d !== null ? 0.25 : 0));
+  }
+  return best;
 }
 
 /** The feature vector of the logistic model. */
 export function featureVector(s: AbstentionSignals): Record<AbstentionFeature, number> {
   return {
     answerScore: s.answerScore,
-    topScore: s.topScore,
     margin: s.margin,
-    independentSources: Math.min(s.independentSources, 5),
     coverage: s.coverage,
-    typed: s.typed ? 1 : 0,
-    flagged: s.flagged,
     voteSources: Math.min(s.voteSources, 5),
-    voteShare: s.voteShare,
+    spanCoverage: s.spanCoverage ?? (s.typed ? s.coverage : 0),
+    specificity: s.specificity ?? (s.typed ? 1 : 0),
+    typed: s.typed ? 1 : 0,
+    settled: s.settled === true ? 1 : 0,
   };
 }
 
@@ -248,5 +256,9 @@ export function decideAbstention(
   if (p >= o.threshold) return decide(false, 'none', p);
   const x = featureVector(signals);
   const z = (f: AbstentionFeature): number => (x[f] - o.model.mean[f]) / (o.model.sd[f] > 0 ? o.model.sd[f] : 1);
-  return decide(true, z('coverage') < z('answerScore') && z('coverage') < 0 ? 'uncovered' : 'low_scores', p);
+  return decide(
+    true,
+    z('spanCoverage') < z('answerScore') && z('spanCoverage') < 0 ? 'uncovered' : 'low_scores',
+    p,
+  );
 }

@@ -19,7 +19,7 @@ import { assertKnownOptions } from '../errors';
 import type { EvidencePacket, RationaleReport } from '../select/packet';
 import type { PackedSource } from '../select/pack';
 import type { Rationale } from '../select/rationales';
-import { termsOf } from '../select/rationales';
+import { isStopword, termOf, termsOf } from '../select/rationales';
 import { checkInt, checkRange, tokenize } from '../select/common';
 import { splitSentences } from '../text/sentences';
 import type { Conflict } from '../verify/conflict';
@@ -64,6 +64,8 @@ export interface Answer {
     readonly share: number;
     readonly citationIds?: readonly string[];
     readonly settled?: boolean;
+    /** Best share of the question's rationales one sentence stating the value covers. */
+    readonly coverage?: number;
   } | null;
 }
 
@@ -111,7 +113,23 @@ interface Scored {
   readonly values: readonly KeyValue[];
   readonly match: readonly number[];
   readonly score: number;
+  /** The passage dates itself only to years the question does not ask about (another edition, season, event). */
+  readonly otherYear: boolean;
 }
+
+/** The years of the dates among some values. */
+function yearsIn(values: readonly KeyValue[]): Set<string> {
+  const out = new Set<string>();
+  for (const v of values) {
+    if (v.kind !== 'date') continue;
+    const y = dateParts(v.key).y;
+    if (y !== null) out.add(y);
+  }
+  return out;
+}
+
+/** A rationale counts as covered by a sentence at this match (the AnswerSentence.rationaleIds cut). */
+const COVERED_MATCH = 0.6;
 
 function rationaleList(input: ExtractiveInput): Rationale[] {
   const rs = input.rationales ?? [];
@@ -119,7 +137,17 @@ function rationaleList(input: ExtractiveInput): Rationale[] {
 }
 
 function isQuestionValue(v: KeyValue, qValues: readonly KeyValue[], qFolded: string): boolean {
-  if (qValues.some((q) => q.kind === v.kind && compatibleKeys(v.kind, q.key, v.key))) return true;
+  // The question's own value, or a vaguer form of it; a more specific date that includes it
+  // ("January 5, 2020" for "… Golden Globe Awards 2020 …") is an answer, not a restatement.
+  if (
+    qValues.some(
+      (q) =>
+        q.kind === v.kind &&
+        compatibleKeys(v.kind, q.key, v.key) &&
+        (v.kind !== 'date' || specificity('date', v.key) <= specificity('date', q.key)),
+    )
+  )
+    return true;
   if (v.kind === 'entity') {
     const words = v.key.split(' ');
     const qw = new Set(qFolded.split(' '));
@@ -160,9 +188,12 @@ function scoreSentences(input: ExtractiveInput, o: ExtractiveOptions): { all: Sc
   const qValues = extractValues(input.question);
   const qFolded = foldText(input.question);
   const n = input.sources.length;
+  const qYears = yearsIn(qValues);
   const all: Scored[] = [];
   input.sources.forEach((source, rank) => {
     const body = sourceBody(source);
+    const years = yearsIn(extractValues(body));
+    const otherYear = qYears.size > 0 && years.size > 0 && ![...years].some((y) => qYears.has(y));
     splitSentences(body).forEach((sp, index) => {
       const text = body.slice(sp.start, sp.end).split(REDACTION_MARK).join(' ').replace(/\s+/gu, ' ').trim();
       // Too short to answer anything, or itself a question ("When is the release date?").
@@ -174,7 +205,7 @@ function scoreSentences(input: ExtractiveInput, o: ExtractiveOptions): { all: Sc
       );
       const mean = match.length > 0 ? match.reduce((a, b) => a + b, 0) / match.length : 0;
       const values = extractValues(text);
-      const partial: Scored = { text, source, rank, index, terms, values, match, score: 0 };
+      const partial: Scored = { text, source, rank, index, terms, values, match, score: 0, otherYear };
       const typed = type !== 'any' && type !== 'yesno' && answerValues(partial, type, qValues, qFolded).length > 0;
       const score =
         qHit + 0.5 * mean + (typed ? o.typeBonus : 0) + o.positionWeight / (1 + index) + (0.05 * (n - rank)) / n;
@@ -222,6 +253,7 @@ interface Vote {
   readonly share: number;
   readonly citationIds: readonly string[];
   readonly settled: boolean;
+  readonly coverage: number;
 }
 
 /** Specificity of a key of a kind: a full date over a month over a year; a name of more words over fewer. */
@@ -234,23 +266,84 @@ function specificity(kind: ValueKind, key: string): number {
 }
 
 /**
- * How strongly an occurrence of a value in a sentence puts it forward as the answer: the first
- * candidate value of a sentence is usually its subject ("Simona Halep defeated Serena Williams",
- * "Bianca Andreescu won … defeating Serena Williams"); later ones are objects or asides.
+ * How strongly an occurrence of a value in a sentence puts it forward as the answer. A value in
+ * the answer slot of the question's predicate fills the question's gap: right before it ("Simona
+ * Halep won", "Facebook acquired") or after "by" right after it ("acquired by Facebook", "directed
+ * by James Cameron"). Without such a value, the first candidate of a sentence is usually its
+ * subject ("Bianca Andreescu won … defeating Serena Williams"); later ones are objects or asides.
  */
 const LATER_VALUE_WEIGHT = 0.6;
+/** Tokens between a value and the predicate for the value to fill its slot. */
+const SLOT_WINDOW = 3;
+// Porter stems that miss irregular past forms ("won" → "won", "wins" → "win").
+const IRREGULAR: Readonly<Record<string, string>> = Object.freeze({
+  won: 'win',
+  bought: 'buy',
+  sold: 'sell',
+  held: 'hold',
+  took: 'take',
+  taken: 'take',
+  led: 'lead',
+  began: 'begin',
+  begun: 'begin',
+  founded: 'found',
+  beat: 'beat',
+  beaten: 'beat',
+});
+const predicateStem = (word: string): string => IRREGULAR[word.toLowerCase()] ?? termOf(word);
+
+/** Stems of the question's words outside its own values: its predicate ("acquired", "won", "released"). */
+function predicateTerms(question: string, qValues: readonly KeyValue[]): Set<string> {
+  const out = new Set<string>();
+  for (const t of tokenize(question)) {
+    if (isStopword(t.lower) || /^\p{N}/u.test(t.raw)) continue;
+    if (qValues.some((v) => t.start < v.end && t.end > v.start)) continue;
+    out.add(predicateStem(t.raw));
+  }
+  return out;
+}
+
+/** Role weight of each value of a sentence (see LATER_VALUE_WEIGHT). */
+function rolesOf(s: Scored, vals: readonly KeyValue[], predicates: ReadonlySet<string>): number[] {
+  if (vals.length === 0) return [];
+  const toks = tokenize(s.text);
+  const preds = toks.map((t, i) => (predicates.has(predicateStem(t.raw)) ? i : -1)).filter((i) => i >= 0);
+  const span = (v: KeyValue): [number, number] => {
+    let a = -1;
+    let b = -1;
+    toks.forEach((t, i) => {
+      if (t.start < v.end && t.end > v.start) {
+        if (a < 0) a = i;
+        b = i;
+      }
+    });
+    return [a, b];
+  };
+  const slot = vals.map((v) => {
+    const [a, b] = span(v);
+    if (a < 0) return false;
+    return preds.some(
+      (p) =>
+        (p > b && p - b <= SLOT_WINDOW) ||
+        (a > p && a - p <= SLOT_WINDOW && toks.slice(p + 1, a).some((t) => t.lower === 'by')),
+    );
+  });
+  if (slot.some(Boolean)) return slot.map((x) => (x ? 1 : LATER_VALUE_WEIGHT));
+  return vals.map((_, i) => (i === 0 ? 1 : LATER_VALUE_WEIGHT));
+}
 
 /** Groups compatible answer values across sentences and returns the best-supported group. */
 function voteAnswer(
   ranked: readonly Scored[],
   question: string,
   o: ExtractiveOptions,
-  settled: readonly { readonly kind: ValueKind; readonly key: string }[],
+  settled: readonly { readonly kind: ValueKind; readonly key: string; readonly display: string }[],
 ): Vote | null {
   const type = answerTypeOf(question);
   if (type === 'yesno') return null;
   const qValues = extractValues(question);
   const qFolded = foldText(question);
+  const predicates = predicateTerms(question, qValues);
   interface Group {
     kind: ValueKind;
     keys: Set<string>;
@@ -259,11 +352,14 @@ function voteAnswer(
     perSource: Map<string, number>;
     /** Spelling → how many sentences use it, and its raw form. */
     spellings: Map<string, { n: number; raw: string }>;
+    /** Best share of the question's rationales covered by one sentence stating the value. */
+    coverage: number;
   }
   const groups: Group[] = [];
   for (const s of ranked) {
     if (s.score < o.minScore) continue;
     const vals = answerValues(s, type, qValues, qFolded);
+    const roles = rolesOf(s, vals, predicates);
     vals.forEach((v, pos) => {
       // A value joins every group it is compatible with as a whole ("2020" supports both "May
       // 2020" and "June 2020"; those two stay apart); else it starts a group.
@@ -271,11 +367,19 @@ function voteAnswer(
         (x) => x.kind === v.kind && [...x.keys].every((k) => compatibleKeys(v.kind, k, v.key)),
       );
       if (homes.length === 0) {
-        const g: Group = { kind: v.kind, keys: new Set(), specific: v.key, perSource: new Map(), spellings: new Map() };
+        const g: Group = {
+          kind: v.kind,
+          keys: new Set(),
+          specific: v.key,
+          perSource: new Map(),
+          spellings: new Map(),
+          coverage: 0,
+        };
         groups.push(g);
         homes = [g];
       }
-      const w = s.score * (pos === 0 ? 1 : LATER_VALUE_WEIGHT);
+      const w = s.score * (roles[pos] as number) * (s.otherYear ? OTHER_YEAR_WEIGHT : 1);
+      const cov = s.match.length === 0 ? 1 : s.match.filter((m) => m >= COVERED_MATCH).length / s.match.length;
       for (const g of homes) {
         g.keys.add(v.key);
         if (specificity(v.kind, v.key) > specificity(g.kind, g.specific)) g.specific = v.key;
@@ -283,6 +387,7 @@ function voteAnswer(
         g.spellings.set(v.key, { n: (sp?.n ?? 0) + 1, raw: sp?.raw ?? v.raw.replace(/['’]s$/u, '') });
         const id = s.source.citationId;
         g.perSource.set(id, Math.max(g.perSource.get(id) ?? 0, w));
+        g.coverage = Math.max(g.coverage, cov);
       }
     });
   }
@@ -303,18 +408,27 @@ function voteAnswer(
     settled.some((x) => x.kind === g.kind && [...g.keys].some((k) => compatibleKeys(g.kind, k, x.key)));
   const best = [...groups].sort((a, b) => weight(b) - weight(a))[0] as Group;
   const total = groups.reduce((a, g) => a + weight(g), 0);
-  // Shown as a date or number at its most specific ("May 29, 2020", not "2020"); a name in its most
-  // used spelling, on a tie its core ("Simona Halep" over "Simona Halep of Romania").
-  const display =
+  // Shown as a date or number at its most specific ("May 29, 2020", not "2020").
+  // A name in full ("Garry Marshall", not the fragment "Garry"): spellings of two or more words
+  // first, then the most used, then the core ("Simona Halep" over "Simona Halep of Romania").
+  const multi = (k: string): number => (k.split(' ').length >= 2 ? 1 : 0);
+  let displayKey =
     best.kind === 'entity'
-      ? [...best.spellings.entries()].sort((a, b) => b[1].n - a[1].n || a[0].length - b[0].length)[0]![1].raw
-      : best.spellings.get(best.specific)!.raw;
+      ? [...best.spellings.entries()].sort(
+          (a, b) => multi(b[0]) - multi(a[0]) || b[1].n - a[1].n || a[0].length - b[0].length,
+        )[0]![0]
+      : best.specific;
+  let display = best.spellings.get(displayKey)!.raw;
+  // The value a resolved conflict settled on is shown as the verifier found it ("Sundar Pichai"
+  // rather than the "Pichai" of a later mention), when that is the more specific form.
+  const verified = settled.find((x) => x.kind === best.kind && compatibleKeys(best.kind, x.key, displayKey));
+  if (verified && specificity(best.kind, verified.key) > specificity(best.kind, displayKey)) {
+    displayKey = verified.key;
+    display = verified.display;
+  }
   return {
     keys: best.keys,
-    displayKey:
-      best.kind === 'entity'
-        ? [...best.spellings.entries()].sort((a, b) => b[1].n - a[1].n || a[0].length - b[0].length)[0]![0]
-        : best.specific,
+    displayKey,
     display,
     kind: best.kind,
     weight: weight(best),
@@ -322,8 +436,12 @@ function voteAnswer(
     share: total > 0 ? weight(best) / total : 0,
     citationIds: [...best.perSource.keys()],
     settled: won(best),
+    coverage: best.coverage,
   };
 }
+
+/** Weight of a passage dated only to other years than the question's ("Djokovic will clinch the 2020 No. 1" for 2019). */
+const OTHER_YEAR_WEIGHT = 0.3;
 
 /** Weight multiplier of the answer value a resolved conflict on the question settled on. */
 const SETTLED_WEIGHT = 2;
@@ -374,7 +492,11 @@ export function answerExtractive(input: ExtractiveInput, options: Partial<Extrac
   // (one vote per passage, its best sentence's score). The best sentence holding the winner leads.
   const settled = (input.conflicts ?? [])
     .filter((c) => c.status === 'resolved' && c.onQuestion && c.winner !== null && c.kind !== 'polarity')
-    .map((c) => ({ kind: c.kind as ValueKind, key: c.winner as string }));
+    .map((c) => ({
+      kind: c.kind as ValueKind,
+      key: c.winner as string,
+      display: c.sides.find((x) => x.key === c.winner)?.display ?? (c.winner as string),
+    }));
   const vote = voteAnswer(ranked, input.question, o, settled);
   const lead = vote
     ? (ranked.find((x) => x.score >= o.minScore && x.values.some((v) => v.key === vote.displayKey)) ??
@@ -445,7 +567,13 @@ export function answerExtractive(input: ExtractiveInput, options: Partial<Extrac
     conflict: null,
     answerer: 'extractive',
     votes: vote
-      ? { sources: vote.sources, share: vote.share, citationIds: vote.citationIds, settled: vote.settled }
+      ? {
+          sources: vote.sources,
+          share: vote.share,
+          citationIds: vote.citationIds,
+          settled: vote.settled,
+          coverage: vote.coverage,
+        }
       : null,
   };
 }

@@ -44,6 +44,17 @@ describe('validateAnswer', () => {
     expect(v.suggestion).toMatch(/narrower question/);
   });
 
+  it('gives a citation that follows a sentence end to that sentence, not to the next one', async () => {
+    // The extractive answerer joins "sentence [S1]" pieces with spaces; the splitter cuts after
+    // the period, so "[S1]" opens the next piece.
+    const v = await validateAnswer({
+      answer: 'Hotel stays are capped at 180 EUR per night. [S1] Meals are reimbursed up to 45 EUR a day. [S2]',
+      sources,
+    });
+    expect(v.claims.map((c) => c.citations)).toEqual([['S1'], ['S2']]);
+    expect(v.outcome).toBe('supported');
+  });
+
   it('rejects unknown citation ids and uncited claims', async () => {
     const unknown = await validateAnswer({ answer: 'Hotel stays are capped at 180 EUR per night [S9].', sources });
     expect(unknown.outcome).toBe('unsupported');

@@ -88,6 +88,8 @@ export interface ValidateInput {
 
 // [S1], [S1, S3], [S1][S2], [S1–S3]
 const CITATION_GROUP = /\[(S\d+(?:\s*(?:[,;]|–|-)\s*S\d+)*)\]/gu;
+/** Citation groups opening a sentence, with the space after them. */
+const LEADING_CITATIONS = /^(?:\s*\[S\d+(?:\s*(?:[,;]|–|-)\s*S\d+)*\])+\s*/u;
 
 /** Every citation id in the text, with the offsets of its bracket group; ranges (S1–S3) expand. */
 export function parseCitations(text: string): Citation[] {
@@ -155,11 +157,19 @@ export async function validateAnswer(
   const all = parseCitations(text);
   const unknownCitations = [...new Set(all.map((c) => c.id).filter((id) => !byId.has(id)))];
 
-  // Claims: sentences; a citation group that follows a sentence's end belongs to that sentence.
+  // Claims: sentences; a citation group that follows a sentence's end belongs to that sentence,
+  // whether the splitter left it alone ("… week. [S1]") or at the start of the next ("[S1] Each …").
   const spans = splitSentences(text);
   const sentences = spans.map((s) => text.slice(s.start, s.end));
   const claims: { text: string; citations: string[] }[] = [];
-  for (const s of sentences) {
+  for (let s of sentences) {
+    const lead = LEADING_CITATIONS.exec(s)?.[0] ?? '';
+    if (lead !== '' && claims.length > 0 && s.length > lead.length) {
+      const last = claims[claims.length - 1]!;
+      last.citations.push(...parseCitations(lead).map((c) => c.id));
+      last.text = `${last.text} ${lead.trim()}`;
+      s = s.slice(lead.length);
+    }
     const ids = parseCitations(s).map((c) => c.id);
     const bare = s.replace(CITATION_GROUP, '').trim();
     if (bare.length === 0 && claims.length > 0) {

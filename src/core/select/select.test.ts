@@ -81,7 +81,7 @@ describe('selectEvidence', () => {
       const o = outcomeOf(c)!;
       expect(o).toBeDefined();
       expect(o.kept).toBe(p.sources.some((s) => s.candidateId === c.id));
-      if (!o.kept) expect(o.reason).toMatch(/^dropped by (pool|cutoff|dedup|mmr|pack): ./);
+      if (!o.kept) expect(o.reason).toMatch(/^dropped by (pool|cutoff|dedup|mmr|verify|pack): ./);
     }
     const gov = p.candidates.find((c) => c.id === 'gov#0')!;
     expect(gov.trace.map((e) => e.stage)).toEqual([
@@ -92,8 +92,19 @@ describe('selectEvidence', () => {
       'expand',
       'dedup',
       'mmr',
+      // Verify is on by default: one entry per check (injection, lineage, conflict, nli).
+      'verify',
+      'verify',
+      'verify',
+      'verify',
       'pack',
       'outcome',
+    ]);
+    expect(gov.trace.filter((e) => e.stage === 'verify').map((e) => e.detail?.check)).toEqual([
+      'injection',
+      'lineage',
+      'conflict',
+      'nli',
     ]);
     expect(gov.trace[1]!.reason).toBe('no cross-encoder loaded: scores passed through');
     const ai = outcomeOf(p.candidates.find((c) => c.id === 'ai#0')!)!;
@@ -112,13 +123,17 @@ describe('selectEvidence', () => {
       'expand',
       'dedup',
       'mmr',
+      'verify',
       'pack',
     ] as const) {
       expect(p.timings[stage]).toBeGreaterThanOrEqual(0);
     }
     // Batch timings sit on one candidate per stage (TraceEntry.ms convention).
     const stamped = p.candidates.flatMap((c) => c.trace.filter((e) => e.ms !== undefined).map((e) => e.stage));
-    expect(new Set(stamped)).toEqual(new Set(['pool', 'rerank', 'priors', 'cutoff', 'expand', 'dedup', 'mmr', 'pack']));
+    expect(new Set(stamped)).toEqual(
+      new Set(['pool', 'rerank', 'priors', 'cutoff', 'expand', 'dedup', 'mmr', 'verify', 'pack']),
+    );
+    expect(p.independentSources).not.toBeNull();
 
     // Rationale coverage refers to packed citation ids.
     const ids = new Set(p.sources.map((s) => s.citationId));
@@ -196,6 +211,17 @@ describe('selectEvidence', () => {
     const p = await selectEvidence({ question, candidates, chunks, documents: corpus.documents });
     expect(selectedDocIds(p)[0]).toBe('gov');
     expect(p.candidates.every((c) => outcomeOf(c) !== undefined)).toBe(true);
+  });
+
+  it('runs verify by default and skips it only when told to (verify: null)', async () => {
+    const input = { question, candidates: fused(), chunks: corpus.chunks, documents: corpus.documents };
+    const on = await selectEvidence(input);
+    const off = await selectEvidence(input, { verify: null });
+    expect(on.timings.verify).toBeGreaterThanOrEqual(0);
+    expect(on.independentSources).not.toBeNull();
+    expect(off.timings.verify).toBeUndefined();
+    expect(off.independentSources).toBeNull();
+    expect(off.candidates.some((c) => c.trace.some((e) => e.stage === 'verify'))).toBe(false);
   });
 
   it('handles an empty candidate list', async () => {

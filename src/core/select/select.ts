@@ -1,10 +1,11 @@
 /**
  * Evidence selection: runs the stages in order over hybrid-retrieval candidates.
  *
- *   pool → rerank → priors → cutoff → expand → dedup → MMR → [verify] → pack
+ *   pool → rerank → priors → cutoff → expand → dedup → MMR → verify → pack
  *
- * Verify (src/core/verify) runs when the `verify` option is an object (`{}` for its defaults); it
- * is off (null) by default so existing callers keep their traces, and the app and the CLI turn it on.
+ * Verify (src/core/verify: injection, lineage, conflicts, NLI) always runs with its defaults: the
+ * app must never pack evidence it has not checked. Pass `verify: { … }` to change its options;
+ * `verify: null` skips it, for stage ablations only.
  *
  * Rationales (question decomposition, or supplied by a generator) are paired with the candidates
  * for the coverage bonus in packing and the coverage report. Every candidate ends with an
@@ -81,7 +82,7 @@ export interface SelectionOptions {
   readonly dedup: Partial<DedupOptions>;
   readonly mmr: Partial<MmrOptions>;
   readonly pack: Partial<PackOptions>;
-  /** Verify stage options; null (default) skips the stage. */
+  /** Verify stage options (on by default with its defaults); null skips the stage, for ablations only. */
   readonly verify: Partial<VerifyOptions> | null;
 }
 
@@ -97,7 +98,7 @@ export const DEFAULT_SELECTION_OPTIONS: SelectionOptions = Object.freeze({
   dedup: Object.freeze({}),
   mmr: Object.freeze({}),
   pack: Object.freeze({}),
-  verify: null,
+  verify: Object.freeze({}),
 });
 
 /** Adds the stage's batch time to the first candidate's newest trace entry (TraceEntry.ms convention). */
@@ -257,7 +258,7 @@ export async function selectEvidence(
   const [afterMmr] = record('mmr', t, diverse.kept, diverse.dropped) as [Candidate[], Candidate[]];
   throwIfAborted(signal);
 
-  // 8. Verify (optional): injection, lineage, conflicts, NLI; may reinstate a conflict side from the pool.
+  // 8. Verify (on unless `verify: null`): injection, lineage, conflicts, NLI; may reinstate a conflict side from the pool.
   let toPack: readonly Candidate[] = afterMmr;
   let packLookup: EvidenceLookup = lookup;
   let verified: VerifyResult | null = null;

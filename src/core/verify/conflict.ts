@@ -28,7 +28,7 @@
  */
 import type { Candidate, DocumentMeta } from '../types';
 import { assertKnownOptions } from '../errors';
-import type { EvidenceLookup } from '../select/common';
+import type { EvidenceLookup, Token } from '../select/common';
 import { byScoreDesc, checkRange, metaOf, withEntry } from '../select/common';
 import { isStopword } from '../select/rationales';
 import { splitSentences } from '../text/sentences';
@@ -233,6 +233,12 @@ function sideOf(s: SentenceA, start: number, end: number): SideValue | null {
   return { kind, key: phrase, display, phrase };
 }
 
+/** The one date or number inside [start, end) of a sentence, when there is exactly one. */
+function soleFigure(s: SentenceA, start: number, end: number): KeyValue | null {
+  const figs = s.valueTokens.filter((vt) => vt.v.kind !== 'entity' && vt.start >= start && vt.end <= end);
+  return figs.length === 1 ? (figs[0] as (typeof figs)[number]).v : null;
+}
+
 function sidesCompatible(x: SideValue, y: SideValue): boolean {
   if (x.kind !== y.kind) return false;
   if (x.phrase === null && y.phrase === null) return compatibleKeys(x.kind as ValueKind, x.key, y.key);
@@ -274,8 +280,18 @@ function disagreementsOf(
         const lenA = r.a[1] - r.a[0];
         const lenB = r.b[1] - r.b[0];
         if (lenA > o.maxSpanTokens && lenB > o.maxSpanTokens) continue;
-        const sideA = sideOf(x, r.a[0], r.a[1]);
-        const sideB = sideOf(y, r.b[0], r.b[1]);
+        let sideA = sideOf(x, r.a[0], r.a[1]);
+        let sideB = sideOf(y, r.b[0], r.b[1]);
+        // A region that merged a changed date or number with words added on one side ("September
+        // 14, 2018." against "December 1, 2017 in Japan, North America, …") disagrees on the value.
+        if (sideA && sideB && (sideA.phrase !== null || sideB.phrase !== null)) {
+          const va = soleFigure(x, r.a[0], r.a[1]);
+          const vb = soleFigure(y, r.b[0], r.b[1]);
+          if (va && vb && va.kind === vb.kind) {
+            sideA = { kind: va.kind, key: va.key, display: va.raw, phrase: null };
+            sideB = { kind: vb.kind, key: vb.key, display: vb.raw, phrase: null };
+          }
+        }
         if (sideA && sideB) {
           if (!sidesCompatible(sideA, sideB)) out.push({ a: idA, b: idB, sideA, sideB });
           continue;
@@ -347,6 +363,36 @@ function distinctiveWords(side: SideValue, others: readonly SideValue[]): string
     .filter((w) => w.length >= 3 && /^\p{L}+$/u.test(w) && !isStopword(w) && !otherWords.has(w));
 }
 
+/**
+ * A mention of `word` as part of a name — capitalised ("Barty won", not "the story of") — whose
+ * name carries no number the side lacks ("Toy Story 3" is not "Toy Story 2"); the name as
+ * written, or null.
+ */
+function nameMention(text: AnalysedText, word: string, side: SideValue): string | null {
+  const toks = text.tokens;
+  const sideWords = new Set(side.key.split(' '));
+  const isName = (i: number): boolean => {
+    const t = toks[i];
+    return t !== undefined && (/^\p{Lu}/u.test(t.raw) || /^\p{N}+$/u.test(t.raw));
+  };
+  const joined = (i: number): boolean => {
+    const a = toks[i];
+    const b = toks[i + 1];
+    return a !== undefined && b !== undefined && /^[\s-]?$/u.test(text.text.slice(a.end, b.start));
+  };
+  for (let i = 0; i < toks.length; i++) {
+    if (text.keys[i] !== word || !/^\p{Lu}/u.test((toks[i] as Token).raw)) continue;
+    let a = i;
+    let b = i;
+    while (a > 0 && isName(a - 1) && joined(a - 1)) a--;
+    while (b < toks.length - 1 && isName(b + 1) && joined(b)) b++;
+    const run = toks.slice(a, b + 1);
+    if (run.some((t) => /^\p{N}+$/u.test(t.raw) && !sideWords.has(t.raw))) continue;
+    return text.text.slice((toks[a] as Token).start, (toks[b] as Token).end);
+  }
+  return null;
+}
+
 /** Whether a text agrees with the side on its distinguishing part without stating it. */
 function corroborates(
   text: AnalysedText,
@@ -361,9 +407,8 @@ function corroborates(
     return text.values.some((v) => v.kind === 'date' && dateParts(v.key)[datePart] === want);
   }
   if (side.kind === 'entity' || side.phrase !== null) {
-    const words = distinctiveWords(side, others);
     const fw = new Set(folded.split(' '));
-    return words.some((w) => fw.has(w));
+    return distinctiveWords(side, others).some((w) => fw.has(w) && nameMention(text, w, side) !== null);
   }
   if (side.kind === 'number') {
     // A rounded statement of the figure ("$6 billion" for "$6.04 billion"): the same unit, within
@@ -634,9 +679,12 @@ export function detectConflicts(
         return hit ? `"${hit.raw}"` : null;
       }
       if (side.kind === 'entity' || side.phrase !== null) {
-        const fw = new Set((folded.get(id) as string).split(' '));
-        const w = distinctiveWords(side, others).find((x) => fw.has(x));
-        return w ? `"${w}"` : null;
+        const text = whole.get(id) as AnalysedText;
+        for (const w of distinctiveWords(side, others)) {
+          const m = nameMention(text, w, side);
+          if (m !== null) return `"${m}"`;
+        }
+        return null;
       }
       return null;
     };

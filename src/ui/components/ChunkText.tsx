@@ -1,4 +1,5 @@
 import { displayBlocks } from '../chunk-text';
+import { inlineSegments, type Segment } from '../rich-text';
 
 /** A chunk's text as paragraphs. Rendered as text nodes (React escapes them), never as HTML. */
 export function ChunkText({ text, headings }: { readonly text: string; readonly headings: readonly string[] }) {
@@ -7,9 +8,55 @@ export function ChunkText({ text, headings }: { readonly text: string; readonly 
     <div className="result-text">
       {blocks.map((b, i) => (
         <p key={i} className={b.preserveLines ? 'lines' : undefined}>
-          {b.text}
+          <Segments segments={inlineSegments(b.text)} />
         </p>
       ))}
     </div>
+  );
+}
+
+/**
+ * Display segments as React text nodes: bold, marks and citation buttons. `onCite` turns a
+ * citation into a button that opens its passage; `citeLabel` names it for screen readers.
+ */
+export function Segments({
+  segments,
+  onCite,
+  citeLabel,
+}: {
+  readonly segments: readonly Segment[];
+  readonly onCite?: (id: string) => void;
+  readonly citeLabel?: (id: string) => string;
+}) {
+  return (
+    <>
+      {segments.map((s, i) => {
+        switch (s.kind) {
+          case 'text':
+            return <span key={i}>{s.text}</span>;
+          case 'strong':
+            return <strong key={i}>{s.text}</strong>;
+          case 'mark':
+            return <mark key={i}>{s.text}</mark>;
+          case 'cite':
+            return onCite ? (
+              <button
+                key={i}
+                type="button"
+                className="cite"
+                data-citation={s.id}
+                aria-label={citeLabel?.(s.id) ?? `Open source ${s.id}`}
+                onClick={() => onCite(s.id)}
+              >
+                {s.id}
+              </button>
+            ) : (
+              <span key={i} className="cite-text">
+                [{s.id}]
+              </span>
+            );
+        }
+      })}
+    </>
   );
 }

@@ -1,4 +1,4 @@
-import { useId, type ChangeEvent } from 'react';
+import { useId, type ChangeEvent, type ReactNode } from 'react';
 import type { LibraryDocument } from '../../worker/api';
 import type { LibraryState } from '../session';
 import { formatMs } from '../format';
@@ -17,10 +17,12 @@ interface Props {
   /** Adds files (.md, .txt); absent while adding is not possible. */
   readonly onAddFiles?: (files: File[]) => void;
   readonly onRemove?: (docId: string) => void;
+  /** More controls per document (details, preview), shown under its line. */
+  readonly renderActions?: (doc: LibraryDocument) => ReactNode;
 }
 
 /** The documents in the library (stored in this browser), ingest progress, and adding files. */
-export function LibraryPanel({ library, onAddFiles, onRemove }: Props) {
+export function LibraryPanel({ library, onAddFiles, onRemove, renderActions }: Props) {
   const inputId = useId();
   const canAdd = onAddFiles !== undefined && (library.phase === 'ready' || library.phase === 'idle');
   const onChange = (e: ChangeEvent<HTMLInputElement>): void => {
@@ -62,7 +64,7 @@ export function LibraryPanel({ library, onAddFiles, onRemove }: Props) {
       )}
       {library.phase === 'ready' && (
         <>
-          <DocumentList documents={library.documents} onRemove={onRemove} />
+          <DocumentList documents={library.documents} onRemove={onRemove} renderActions={renderActions} />
           {library.documents.length === 0 && <p>No documents yet.</p>}
           <p className="muted">
             {library.chunks} chunks
@@ -88,9 +90,11 @@ export function LibraryPanel({ library, onAddFiles, onRemove }: Props) {
 function DocumentList({
   documents,
   onRemove,
+  renderActions,
 }: {
   readonly documents: readonly LibraryDocument[];
   readonly onRemove?: (docId: string) => void;
+  readonly renderActions?: (doc: LibraryDocument) => ReactNode;
 }) {
   return (
     <ul className="doc-list">
@@ -110,6 +114,7 @@ function DocumentList({
               </>
             )}
           </span>
+          {renderActions?.(d)}
         </li>
       ))}
     </ul>
@@ -127,5 +132,6 @@ function timingAttributes(library: LibraryState): Record<string, number | string
     'data-load-ms': Math.round(t.searchableMs),
     'data-vectors-ms': Math.round(t.vectorsMs),
     'data-loaded-ms': Math.round(t.loadedMs),
+    ...(library.lexical ? { 'data-lexical': library.lexical } : {}),
   };
 }

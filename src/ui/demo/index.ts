@@ -8,7 +8,8 @@ import { TRAVEL_EXPENSES_POLICY } from './travel-expenses-policy';
  * The demo library the app ingests on first load: written for this project (no third-party text).
  * It is small on purpose but has the traps Evident exists for: a current policy, a superseded
  * version with different numbers (two days vs three, EUR 300 vs EUR 600), a blog post that
- * contradicts both, and an unrelated policy.
+ * contradicts both, and an unrelated policy. Each carries the metadata selection reads: source
+ * type (internal_policy λ 0.85, blog λ 0.5), status (current / superseded) and effective date.
  */
 export const DEMO_DOCUMENTS: readonly AddDocumentInput[] = [
   {
@@ -51,3 +52,10 @@ export const DEMO_DOCUMENTS: readonly AddDocumentInput[] = [
 
 /** A question the demo can answer, shown as the search box's example. */
 export const DEMO_QUERY = 'How many days a week can I work from home?';
+
+/**
+ * The question the Ask page starts with on the demo library: two aspects (rationales), each
+ * answered by the current policy, while the superseded version states other figures and the
+ * blog post contradicts both — so the answer and its evidence trail show selection at work.
+ */
+export const DEMO_QUESTION = 'How many days per week can I work remotely, and what is the home-office allowance?';

@@ -23,7 +23,7 @@ work from home or from the office.
 ### 2.2 Working from another country
 
 Working from another country is allowed for up to **20 working days per calendar year**, after
-approval by People Operations at least two weeks in advance. Tax and immigration rules of the
+approval by People Operations a fortnight in advance. Tax and immigration rules of the
 destination country apply; some countries are excluded (see the intranet list).
 
 ## 3. Equipment and expenses
@@ -39,6 +39,6 @@ with the VPN switched on. Printed confidential documents are not taken home.
 
 ## 5. How to apply
 
-Agree your remote days with your manager and record them in the HR portal. Changes take effect
-from the following week.
+Agree your remote schedule with your manager and record it in the HR portal. Changes apply from
+the next Monday.
 `;

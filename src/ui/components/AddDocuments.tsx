@@ -1,0 +1,163 @@
+import { useId, useState, useSyncExternalStore, type ChangeEvent, type DragEvent, type FormEvent } from 'react';
+import { formatBytes } from '../format';
+import { ACCEPTED_FILES, type IngestJob, type IngestStore } from '../ingest-store';
+import { FILE_PHASE_LABEL, FORMAT_LABEL } from '../labels';
+import { ProgressBar } from './ProgressBar';
+
+interface Props {
+  readonly store: IngestStore;
+  /** False until files can be added (the embedding model sizes chunks); the reason is shown. */
+  readonly enabled: boolean;
+  readonly disabledReason?: string;
+}
+
+/**
+ * Adding files: a drop zone and a file picker (several files at once: PDF, Word, HTML, Markdown,
+ * text), then one row per file with its progress, its result, or its error in plain words; a
+ * password-protected PDF asks for its password here.
+ */
+export function AddDocuments({ store, enabled, disabledReason }: Props) {
+  const { jobs } = useSyncExternalStore(store.subscribe, store.getState);
+  const inputId = useId();
+  const hintId = useId();
+  const [over, setOver] = useState(false);
+  const onChange = (e: ChangeEvent<HTMLInputElement>): void => {
+    const files = [...(e.target.files ?? [])];
+    // Clear it so choosing the same file again fires another change.
+    e.target.value = '';
+    if (files.length > 0) store.add(files);
+  };
+  const onDrop = (e: DragEvent<HTMLDivElement>): void => {
+    e.preventDefault();
+    setOver(false);
+    if (!enabled) return;
+    const files = [...e.dataTransfer.files];
+    if (files.length > 0) store.add(files);
+  };
+  const done = jobs.filter((j) => j.status === 'done').length;
+  return (
+    <section className="panel add-documents" aria-labelledby={`${inputId}-heading`}>
+      <h2 id={`${inputId}-heading`}>Add files</h2>
+      <div
+        className={`dropzone${over ? ' dropzone-over' : ''}${enabled ? '' : ' dropzone-disabled'}`}
+        data-testid="dropzone"
+        onDragOver={(e) => {
+          e.preventDefault();
+          e.dataTransfer.dropEffect = enabled ? 'copy' : 'none';
+          if (enabled) setOver(true);
+        }}
+        onDragLeave={() => setOver(false)}
+        onDrop={onDrop}
+      >
+        <p className="dropzone-text">Drop files here, or</p>
+        <label htmlFor={inputId} className={`file-button${enabled ? '' : ' file-button-disabled'}`}>
+          <span>Choose files</span>
+          <input
+            id={inputId}
+            className="visually-hidden"
+            type="file"
+            multiple
+            accept={ACCEPTED_FILES}
+            disabled={!enabled}
+            aria-label="Add documents"
+            aria-describedby={hintId}
+            onChange={onChange}
+          />
+        </label>
+        <p id={hintId} className="muted">
+          {enabled
+            ? 'PDF, Word (.docx), HTML, Markdown or plain text; several at once. They are read in this tab and never leave it.'
+            : (disabledReason ?? 'Files can be added once the model is ready.')}
+        </p>
+      </div>
+      {jobs.length > 0 && (
+        <>
+          <ul className="jobs" aria-label="Files">
+            {jobs.map((job) => (
+              <JobRow key={job.id} job={job} store={store} />
+            ))}
+          </ul>
+          {done > 0 && (
+            <button type="button" className="secondary small" onClick={() => store.clearDone()}>
+              Clear {done} added file{done === 1 ? '' : 's'} from this list
+            </button>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
+function JobRow({ job, store }: { readonly job: IngestJob; readonly store: IngestStore }) {
+  return (
+    <li className={`job job-${job.status}`} data-job-status={job.status} data-file-name={job.name}>
+      <div className="job-head">
+        <span className="job-name">{job.name}</span>
+        <span className="muted">{formatBytes(job.size)}</span>
+        {(job.status === 'done' || job.status === 'failed') && (
+          <button
+            type="button"
+            className="icon-button"
+            aria-label={`Dismiss “${job.name}” from this list`}
+            onClick={() => store.dismiss(job.id)}
+          >
+            ×
+          </button>
+        )}
+      </div>
+      {job.status === 'waiting' && <p className="muted job-line">Waiting…</p>}
+      {job.status === 'working' && (
+        <div className="job-line" role="status" aria-live="polite">
+          {job.phase === null || job.total === 0 ? (
+            <p className="muted">{FILE_PHASE_LABEL[job.phase ?? 'parse']}…</p>
+          ) : (
+            <ProgressBar label={FILE_PHASE_LABEL[job.phase]} done={job.done} total={job.total} />
+          )}
+        </div>
+      )}
+      {job.status === 'done' && job.result && (
+        <p className="job-line ok">
+          Added as “{job.result.title}”: {FORMAT_LABEL[job.result.format]}, {job.result.chunks} chunk
+          {job.result.chunks === 1 ? '' : 's'}
+          {job.result.pages !== null && `, ${job.result.pages} page${job.result.pages === 1 ? '' : 's'}`}
+          {job.result.replaced && ' (replaced the earlier version)'}.
+          {job.result.warnings.length > 0 && (
+            <span className="warnings">
+              {' '}
+              Note: {job.result.warnings.join(' ')}
+            </span>
+          )}
+        </p>
+      )}
+      {job.status === 'failed' && job.error && (
+        <p className="job-line error" role="alert">
+          “{job.name}” was not added: {job.error.message}
+        </p>
+      )}
+      {job.status === 'password' && <PasswordForm job={job} store={store} />}
+    </li>
+  );
+}
+
+function PasswordForm({ job, store }: { readonly job: IngestJob; readonly store: IngestStore }) {
+  const [password, setPassword] = useState('');
+  const id = useId();
+  const submit = (e: FormEvent): void => {
+    e.preventDefault();
+    if (password !== '') store.submitPassword(job.id, password);
+  };
+  return (
+    <form className="job-line password-form" onSubmit={submit}>
+      <p role="alert" className={job.wrongPassword ? 'error' : undefined}>
+        {job.error?.message ?? 'This PDF is password-protected. Enter its password to open it.'}
+      </p>
+      <label htmlFor={id}>Password for “{job.name}”</label>
+      <div className="inline-row">
+        <input id={id} type="password" autoComplete="off" value={password} onChange={(e) => setPassword(e.target.value)} />
+        <button type="submit" disabled={password === ''}>
+          Open
+        </button>
+      </div>
+    </form>
+  );
+}

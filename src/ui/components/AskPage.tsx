@@ -1,0 +1,249 @@
+import { useId, useSyncExternalStore, type FormEvent } from 'react';
+import type { AskResult, AskSource } from '../../worker/ask-api';
+import type { AskStore, FeedbackMark, Verdict } from '../ask-store';
+import { formatMs } from '../format';
+import { OUTCOME_LABEL, SOURCE_TYPE_LABEL, STATUS_LABEL } from '../labels';
+import { answerParagraphs } from '../rich-text';
+import { ChunkText, Segments } from './ChunkText';
+import { EvidenceTrail } from './EvidenceTrail';
+import type { PassageTarget } from './PassageDialog';
+
+interface Props {
+  readonly store: AskStore;
+  readonly question: string;
+  readonly onQuestionChange: (q: string) => void;
+  /** False while the library has no documents. */
+  readonly canAsk: boolean;
+  readonly onOpenPassage: (target: PassageTarget) => void;
+}
+
+const STEP_LABEL = {
+  retrieve: 'Finding passages (keywords and meaning)…',
+  select: 'Selecting and checking the evidence…',
+  answer: 'Writing the answer from the evidence…',
+  validate: 'Checking the answer against its sources…',
+} as const;
+
+/** The Ask page: the question, the answer with its citations and outcome, the sources, and the evidence trail. */
+export function AskPage({ store, question, onQuestionChange, canAsk, onOpenPassage }: Props) {
+  const { ask, feedback } = useSyncExternalStore(store.subscribe, store.getState);
+  const hintId = useId();
+  const submit = (e: FormEvent): void => {
+    e.preventDefault();
+    void store.ask(question);
+  };
+  const result = ask.phase === 'done' ? ask.result : null;
+  const openCitation = (r: AskResult, citationId: string): void => {
+    const source = r.sources.find((s) => s.citationId === citationId);
+    if (!source) return;
+    const highlights = r.answer.sentences.filter((s) => s.citationIds.includes(citationId)).map((s) => s.text);
+    onOpenPassage({ docId: source.docId, chunkId: source.chunkId, citationId, highlights });
+  };
+  return (
+    <div className="ask-page">
+      <form className="ask-form panel" onSubmit={submit} aria-label="Ask a question">
+        <label htmlFor="question">Your question</label>
+        <textarea
+          id="question"
+          rows={2}
+          value={question}
+          onChange={(e) => onQuestionChange(e.target.value)}
+          onKeyDown={(e) => {
+            // Enter asks; Shift+Enter starts a new line.
+            if (e.key === 'Enter' && !e.shiftKey) {
+              e.preventDefault();
+              if (canAsk) void store.ask(question);
+            }
+          }}
+          aria-describedby={hintId}
+        />
+        <div className="inline-row">
+          <button type="submit" disabled={!canAsk || question.trim() === ''}>
+            Ask
+          </button>
+          {ask.phase === 'asking' && (
+            <button type="button" className="secondary" onClick={() => store.cancel()}>
+              Cancel
+            </button>
+          )}
+          <p id={hintId} className="muted">
+            {canAsk
+              ? 'Answers quote your documents, with citations you can open. Nothing leaves this tab.'
+              : 'Add documents in the Library first.'}
+          </p>
+        </div>
+      </form>
+      <div role="status" aria-live="polite" className="muted ask-status" data-testid="ask-status">
+        {ask.phase === 'asking' && STEP_LABEL[ask.step === 'done' ? 'validate' : ask.step]}
+        {ask.phase === 'done' && `Answered in ${formatMs(ask.ms)}.`}
+      </div>
+      {ask.phase === 'error' && (
+        <p className="error" role="alert">
+          The question could not be answered: {ask.error.message}
+        </p>
+      )}
+      {result && (
+        <div className="ask-result" data-testid="ask-result" data-outcome={result.outcome}>
+          <div className="ask-main">
+            <AnswerView result={result} onCite={(id) => openCitation(result, id)} />
+            <SourceList
+              result={result}
+              feedback={feedback}
+              onOpen={(s) => openCitation(result, s.citationId)}
+              onMark={(s, v) => void store.mark(s, v)}
+            />
+          </div>
+          <EvidenceTrail result={result} onCite={(id) => openCitation(result, id)} />
+        </div>
+      )}
+    </div>
+  );
+}
+
+function OutcomeBadge({ outcome }: { readonly outcome: AskResult['outcome'] }) {
+  return (
+    <span className={`outcome outcome-${outcome}`} data-testid="outcome">
+      {OUTCOME_LABEL[outcome]}
+    </span>
+  );
+}
+
+function AnswerView({ result, onCite }: { readonly result: AskResult; readonly onCite: (id: string) => void }) {
+  const titleOf = (id: string): string => result.sources.find((s) => s.citationId === id)?.title ?? '';
+  const citeLabel = (id: string): string => `Open source ${id}${titleOf(id) ? `: ${titleOf(id)}` : ''}`;
+  const paragraphs = answerParagraphs(result.answer.text);
+  const unsupported = result.answer.sentences.filter((s) => !s.supported);
+  const body = (
+    <div className="answer-text" data-testid="answer-text">
+      {paragraphs.map((p, i) => (
+        <p key={i} className={i === 0 && result.answer.short ? 'short-answer' : undefined}>
+          <Segments segments={p} onCite={onCite} citeLabel={citeLabel} />
+        </p>
+      ))}
+    </div>
+  );
+  return (
+    <section className="panel answer" aria-labelledby="answer-heading" data-testid="answer">
+      <div className="answer-head">
+        <h2 id="answer-heading">Answer</h2>
+        <OutcomeBadge outcome={result.outcome} />
+      </div>
+      {result.outcome === 'abstain' ? (
+        <>
+          <div className="abstain-note">
+            <p>
+              <strong>The documents don't support an answer.</strong> {result.reason}
+            </p>
+            {result.suggestion && <p className="suggestion">{result.suggestion}</p>}
+          </div>
+          {result.answer.kind !== 'insufficient' && (
+            <details className="tentative">
+              <summary>What the closest passages say (not an answer)</summary>
+              {body}
+            </details>
+          )}
+        </>
+      ) : (
+        <>
+          {body}
+          {result.outcome !== 'supported' && (
+            <div className="abstain-note">
+              {result.reason && <p>{result.reason}</p>}
+              {result.suggestion && <p className="suggestion">{result.suggestion}</p>}
+            </div>
+          )}
+          {unsupported.length > 0 && (
+            <div className="unsupported">
+              <p>Not supported by the passages they cite:</p>
+              <ul>
+                {unsupported.map((s, i) => (
+                  <li key={i}>
+                    “{s.text}” <span className="muted">— {s.problem}</span>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
+function SourceList({
+  result,
+  feedback,
+  onOpen,
+  onMark,
+}: {
+  readonly result: AskResult;
+  readonly feedback: Readonly<Record<string, FeedbackMark>>;
+  readonly onOpen: (s: AskSource) => void;
+  readonly onMark: (s: AskSource, v: Verdict) => void;
+}) {
+  if (result.sources.length === 0) return null;
+  const cited = new Set(result.answer.sentences.flatMap((s) => s.citationIds));
+  return (
+    <section className="sources" aria-labelledby="sources-heading">
+      <h2 id="sources-heading">Evidence used ({result.sources.length})</h2>
+      <ol className="source-list" data-testid="sources">
+        {result.sources.map((s) => {
+          const mark = feedback[s.chunkId];
+          return (
+            <li key={s.citationId} className="source" data-citation={s.citationId} data-doc-id={s.docId}>
+              <div className="source-head">
+                <span className="source-id">{s.citationId}</span>
+                <div>
+                  <h3>{s.title}</h3>
+                  <p className="muted">
+                    {s.headings.length > 0 && `${s.headings.join(' › ')} · `}
+                    {s.page !== null && `page ${s.page} · `}
+                    {SOURCE_TYPE_LABEL[s.sourceType]} ·{' '}
+                    <span className={`badge badge-${s.status}`}>{STATUS_LABEL[s.status]}</span>
+                    {s.effectiveDate && ` · effective ${s.effectiveDate}`}
+                    {cited.has(s.citationId) && ' · cited in the answer'}
+                  </p>
+                </div>
+              </div>
+              <div className="source-text">
+                <ChunkText text={s.text} headings={s.headings} />
+              </div>
+              <div className="source-actions">
+                <button type="button" className="secondary small" onClick={() => onOpen(s)}>
+                  Open in document
+                </button>
+                <span className="feedback" role="group" aria-label={`Was ${s.citationId} helpful?`}>
+                  <button
+                    type="button"
+                    className="secondary small"
+                    aria-pressed={mark?.verdict === 'helpful'}
+                    onClick={() => onMark(s, 'helpful')}
+                  >
+                    Helpful
+                  </button>
+                  <button
+                    type="button"
+                    className="secondary small"
+                    aria-pressed={mark?.verdict === 'misleading'}
+                    onClick={() => onMark(s, 'misleading')}
+                  >
+                    Misleading
+                  </button>
+                </span>
+                {mark && (
+                  <span className="muted feedback-status" role="status">
+                    {mark.status === 'sending' && 'Saving…'}
+                    {mark.status === 'error' && `Not saved: ${mark.error?.message ?? ''}`}
+                    {mark.status === 'saved' &&
+                      mark.result &&
+                      `Reliability of this document: λ ${mark.result.before.toFixed(2)} → ${mark.result.after.toFixed(2)}${mark.result.persistent ? '' : ' (this tab only)'}`}
+                  </span>
+                )}
+              </div>
+            </li>
+          );
+        })}
+      </ol>
+    </section>
+  );
+}

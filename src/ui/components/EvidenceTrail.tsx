@@ -1,0 +1,215 @@
+import { useState } from 'react';
+import type { AskCandidate, AskResult } from '../../worker/ask-api';
+import { formatScore } from '../format';
+import { SOURCE_TYPE_LABEL, stageLabel } from '../labels';
+import { ScoreChart } from './ScoreChart';
+
+interface Props {
+  readonly result: AskResult;
+  readonly onCite: (citationId: string) => void;
+}
+
+type Filter = 'all' | 'kept' | 'dropped';
+
+/**
+ * Why these passages: the sorted scores with the cut, the token budget, the aspects of the
+ * question and which evidence covers each, conflicts, and every candidate selection saw with its
+ * score breakdown, whether it was kept, and which stage dropped it and why.
+ */
+export function EvidenceTrail({ result, onCite }: Props) {
+  const kept = result.candidates.filter((c) => c.kept).length;
+  return (
+    <section className="trail-panel" aria-labelledby="trail-heading" data-testid="evidence-trail">
+      <h2 id="trail-heading">Evidence trail</h2>
+      <p className="muted">
+        {result.retrieval.pool} passages retrieved ({result.retrieval.dense ? 'keywords (BM25) and meaning (embeddings), fused by RRF' : 'keywords only (BM25): the embedding model is not loaded'}
+        ); {kept} kept. Reranker: {result.models.reranker ?? 'none (model-free: fused scores pass through)'}. Contradiction
+        check: {result.models.nli ?? 'model-free rules'}. Answer: {result.models.answerer === 'extractive' ? 'sentences quoted from the evidence' : result.models.answerer}.
+        {result.asksEarlier && ' The question asks about earlier versions, so superseded documents are not penalised.'}
+      </p>
+      <div className="trail-grid">
+        <div className="trail-card">
+          <h3>Scores and the cut</h3>
+          <ScoreChart curve={result.cutoff.curve} position={result.cutoff.position} rule={result.cutoff.rule} />
+        </div>
+        <div className="trail-card">
+          <h3>Token budget</h3>
+          <Budget used={result.budget.used} limit={result.budget.limit} />
+          <h3>Aspects of the question</h3>
+          {result.rationales.length === 0 ? (
+            <p className="muted">The question was not split into aspects.</p>
+          ) : (
+            <ul className="rationales" data-testid="rationales">
+              {result.rationales.map((r) => (
+                <li key={r.id} data-covered={r.covered}>
+                  <span className={`badge ${r.covered ? 'badge-current' : 'badge-superseded'}`}>
+                    {r.covered ? 'covered' : 'not covered'}
+                  </span>{' '}
+                  “{r.text}”
+                  {r.supportingIds.length > 0 && (
+                    <>
+                      {' '}
+                      by{' '}
+                      {r.supportingIds.map((id) => (
+                        <button key={id} type="button" className="cite" onClick={() => onCite(id)} aria-label={`Open source ${id}`}>
+                          {id}
+                        </button>
+                      ))}
+                    </>
+                  )}
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      </div>
+      {result.conflicts.length > 0 && (
+        <div className="trail-card">
+          <h3>Disagreements found</h3>
+          <ul className="conflicts">
+            {result.conflicts.map((c) => (
+              <li key={c.id} data-status={c.status}>
+                <strong>{c.status === 'resolved' ? 'Resolved' : 'Unresolved'}:</strong>{' '}
+                {c.sides.map((s, i) => (
+                  <span key={s.key}>
+                    {i > 0 && ' vs '}“{s.display}”
+                    {s.citationIds.map((id) => (
+                      <button key={id} type="button" className="cite" onClick={() => onCite(id)} aria-label={`Open source ${id}`}>
+                        {id}
+                      </button>
+                    ))}
+                  </span>
+                ))}
+                . <span className="muted">{c.reason}</span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {result.flags.length > 0 && (
+        <div className="trail-card">
+          <h3>Verifier flags on the evidence</h3>
+          <ul>
+            {result.flags.map((f, i) => (
+              <li key={i}>
+                {f.citationId && `${f.citationId}: `}
+                {f.kind.replace(/_/g, ' ')} — “{f.excerpt}”
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      <CandidateTable candidates={result.candidates} />
+    </section>
+  );
+}
+
+function Budget({ used, limit }: { readonly used: number; readonly limit: number }) {
+  return (
+    <p className="budget">
+      <meter min={0} max={limit} value={used} aria-label="Evidence tokens used" />
+      <span>
+        {used.toLocaleString('en')} of {limit.toLocaleString('en')} tokens
+      </span>
+    </p>
+  );
+}
+
+function CandidateTable({ candidates }: { readonly candidates: readonly AskCandidate[] }) {
+  const [filter, setFilter] = useState<Filter>('all');
+  const shown = candidates.filter((c) => (filter === 'all' ? true : filter === 'kept' ? c.kept : !c.kept));
+  const kept = candidates.filter((c) => c.kept).length;
+  return (
+    <div className="trail-card">
+      <h3 id="candidates-heading">Every candidate</h3>
+      <fieldset className="filter">
+        <legend className="visually-hidden">Show candidates</legend>
+        {(
+          [
+            ['all', `All (${candidates.length})`],
+            ['kept', `Kept (${kept})`],
+            ['dropped', `Dropped (${candidates.length - kept})`],
+          ] as const
+        ).map(([value, label]) => (
+          <label key={value} className="chip">
+            <input type="radio" name="candidate-filter" value={value} checked={filter === value} onChange={() => setFilter(value)} />
+            {label}
+          </label>
+        ))}
+      </fieldset>
+      <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="candidates-heading">
+        <table className="candidates" data-testid="candidates">
+          <thead>
+            <tr>
+              <th scope="col">Rank</th>
+              <th scope="col">Passage</th>
+              <th scope="col">BM25</th>
+              <th scope="col">Dense</th>
+              <th scope="col">Fused</th>
+              <th scope="col">Rerank</th>
+              <th scope="col">λ</th>
+              <th scope="col">Final</th>
+              <th scope="col">Outcome</th>
+            </tr>
+          </thead>
+          <tbody>
+            {shown.map((c) => (
+              <tr
+                key={c.id}
+                data-kept={c.kept}
+                data-doc-id={c.docId}
+                data-stage={c.stage}
+                className={c.kept ? 'row-kept' : 'row-dropped'}
+              >
+                <td>{c.retrievalRank ?? '+'}</td>
+                <th scope="row" className="passage-cell">
+                  <span className="cell-title">{c.title}</span>
+                  <span className="muted">
+                    {c.headings.length > 0 && ` › ${c.headings[c.headings.length - 1]}`}
+                    {c.page !== null && ` · p. ${c.page}`} · {SOURCE_TYPE_LABEL[c.sourceType]}
+                    {c.status !== 'current' && ` · ${c.status}`}
+                  </span>
+                  <span className="excerpt">{c.excerpt}</span>
+                </th>
+                <td>{formatScore(c.scores.bm25)}</td>
+                <td>{formatScore(c.scores.dense)}</td>
+                <td>{formatScore(c.scores.fused)}</td>
+                <td>{formatScore(c.scores.rerank)}</td>
+                <td>{c.scores.prior === undefined ? '–' : c.scores.prior.toFixed(2)}</td>
+                <td>{formatScore(c.scores.final)}</td>
+                <td className="outcome-cell">
+                  {c.kept ? (
+                    <span className="badge badge-current">kept as {c.citationId}</span>
+                  ) : (
+                    <span className="badge badge-dropped">dropped: {stageLabel(c.stage)}</span>
+                  )}
+                  <span className="reason">{c.reason.replace(/^dropped by \w+: /, '').replace(/^packed as S\d+$/, '')}</span>
+                  {c.flags.length > 0 && (
+                    <ul className="flags">
+                      {c.flags.map((f, i) => (
+                        <li key={i}>{f}</li>
+                      ))}
+                    </ul>
+                  )}
+                  <details className="trace-details">
+                    <summary>Trace</summary>
+                    <ol>
+                      {c.trace.map((e, i) => (
+                        <li key={i}>
+                          <strong>{stageLabel(e.stage)}</strong>
+                          {e.score !== undefined && ` ${formatScore(e.score)}`}
+                          {!e.kept && ' — dropped'}
+                          {e.reason && `: ${e.reason}`}
+                        </li>
+                      ))}
+                    </ol>
+                  </details>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,213 @@
+import { useEffect, useRef, useState } from 'react';
+import type { EvidentErrorValue } from '../../core/errors';
+import type { DocumentPassage, DocumentView } from '../../worker/ask-api';
+import { displayBlocks } from '../chunk-text';
+import { SOURCE_TYPE_LABEL, STATUS_LABEL } from '../labels';
+import { highlightSegments, inlineSegments } from '../rich-text';
+import { toErrorValue } from '../store';
+import { Segments } from './ChunkText';
+
+/** What the dialog shows: a document from its start (preview), or a cited passage in its context. */
+export interface PassageTarget {
+  readonly docId: string;
+  /** The cited chunk, highlighted; absent for a preview. */
+  readonly chunkId?: string;
+  readonly citationId?: string;
+  /** Answer sentences to mark inside the cited passage. */
+  readonly highlights?: readonly string[];
+}
+
+interface Props {
+  readonly target: PassageTarget | null;
+  readonly readDocument: (docId: string, options: { from: number; count: number }) => Promise<DocumentView>;
+  readonly onClose: () => void;
+}
+
+/** Passages shown before and after a cited one, and how many more each "show more" reads. */
+const CONTEXT = 2;
+const PREVIEW = 20;
+
+function ordinalOf(chunkId: string): number {
+  const n = Number(chunkId.slice(chunkId.lastIndexOf('#') + 1));
+  return Number.isInteger(n) && n >= 0 ? n : 0;
+}
+
+/**
+ * A modal side panel (full screen on a phone) with a document's passages: for a citation, the
+ * cited passage highlighted between its neighbours, with section and page; for a preview, the
+ * document from its start. Text only, never HTML. Esc or the close button closes it, and focus
+ * returns to what opened it.
+ */
+export function PassageDialog({ target, readDocument, onClose }: Props) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const [view, setView] = useState<{ key: string; doc: DocumentView; from: number; to: number } | null>(null);
+  const [error, setError] = useState<EvidentErrorValue | null>(null);
+  const [loading, setLoading] = useState(false);
+  const key = target ? `${target.docId}|${target.chunkId ?? ''}` : '';
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (target && !dialog.open) dialog.showModal();
+    if (!target && dialog.open) dialog.close();
+  }, [target]);
+
+  useEffect(() => {
+    if (!target) return;
+    let live = true;
+    const from = target.chunkId ? Math.max(0, ordinalOf(target.chunkId) - CONTEXT) : 0;
+    const count = target.chunkId ? 2 * CONTEXT + 1 : PREVIEW;
+    setLoading(true);
+    setError(null);
+    readDocument(target.docId, { from, count }).then(
+      (doc) => {
+        if (!live) return;
+        setView({ key: `${target.docId}|${target.chunkId ?? ''}`, doc, from: doc.from, to: doc.from + doc.passages.length });
+        setLoading(false);
+      },
+      (err: unknown) => {
+        if (!live) return;
+        setError(toErrorValue(err));
+        setLoading(false);
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [target, readDocument]);
+
+  const more = async (direction: 'before' | 'after'): Promise<void> => {
+    if (!view || !target) return;
+    const step = target.chunkId ? 3 : PREVIEW;
+    const from = direction === 'before' ? Math.max(0, view.from - step) : view.to;
+    const count = direction === 'before' ? view.from - from : Math.min(step, view.doc.total - view.to);
+    if (count <= 0) return;
+    setLoading(true);
+    try {
+      const extra = await readDocument(target.docId, { from, count });
+      setView((v) =>
+        v && v.key === view.key
+          ? {
+              ...v,
+              doc: {
+                ...v.doc,
+                passages:
+                  direction === 'before' ? [...extra.passages, ...v.doc.passages] : [...v.doc.passages, ...extra.passages],
+              },
+              from: Math.min(v.from, from),
+              to: Math.max(v.to, from + extra.passages.length),
+            }
+          : v,
+      );
+    } catch (err) {
+      setError(toErrorValue(err));
+    }
+    setLoading(false);
+  };
+
+  const current = view && view.key === key ? view : null;
+  const doc = current?.doc ?? null;
+  const cited = target?.chunkId ? doc?.passages.find((p) => p.id === target.chunkId) : undefined;
+  const title = doc?.title ?? 'Document';
+  return (
+    <dialog
+      ref={ref}
+      className="passage-dialog"
+      aria-labelledby="passage-dialog-title"
+      data-testid="passage-dialog"
+      onClose={onClose}
+    >
+      <div className="dialog-head">
+        <div>
+          <p className="muted dialog-kicker">
+            {target?.citationId ? `Source ${target.citationId}` : 'Preview'}
+            {cited?.page != null && <span data-testid="passage-page"> · Page {cited.page}</span>}
+          </p>
+          <h2 id="passage-dialog-title">{title}</h2>
+          {doc && (
+            <p className="muted">
+              {SOURCE_TYPE_LABEL[doc.sourceType]} · <span className={`badge badge-${doc.status}`}>{STATUS_LABEL[doc.status]}</span>
+              {doc.effectiveDate && ` · effective ${doc.effectiveDate}`}
+              {doc.pageCount !== null && ` · ${doc.pageCount} pages`} · {doc.total} passages
+            </p>
+          )}
+        </div>
+        <button type="button" className="icon-button" aria-label="Close" onClick={() => ref.current?.close()}>
+          ×
+        </button>
+      </div>
+      <div className="dialog-body">
+        {error && (
+          <p className="error" role="alert">
+            {error.message}
+          </p>
+        )}
+        {current && current.from > 0 && (
+          <button type="button" className="secondary small" disabled={loading} onClick={() => void more('before')}>
+            Show earlier passages
+          </button>
+        )}
+        {doc && (
+          <ol className="passages" start={current ? current.from + 1 : 1}>
+            {doc.passages.map((p, i) => (
+              <Passage
+                key={p.id}
+                passage={p}
+                previous={doc.passages[i - 1]}
+                cited={p.id === target?.chunkId}
+                citationId={target?.citationId}
+                highlights={target?.highlights ?? []}
+              />
+            ))}
+          </ol>
+        )}
+        {loading && !doc && <p className="muted">Reading the document…</p>}
+        {current && current.to < current.doc.total && (
+          <button type="button" className="secondary small" disabled={loading} onClick={() => void more('after')}>
+            Show later passages
+          </button>
+        )}
+      </div>
+    </dialog>
+  );
+}
+
+function Passage({
+  passage,
+  previous,
+  cited,
+  citationId,
+  highlights,
+}: {
+  readonly passage: DocumentPassage;
+  readonly previous: DocumentPassage | undefined;
+  readonly cited: boolean;
+  readonly citationId: string | undefined;
+  readonly highlights: readonly string[];
+}) {
+  const trail = passage.headings.join(' › ');
+  const showTrail = trail !== '' && trail !== previous?.headings.join(' › ');
+  const showPage = passage.page !== null && passage.page !== previous?.page;
+  const blocks = displayBlocks(passage.text, passage.headings);
+  return (
+    <li
+      className={`passage${cited ? ' passage-cited' : ''}`}
+      data-chunk-id={passage.id}
+      data-page={passage.page ?? undefined}
+      aria-current={cited ? 'true' : undefined}
+    >
+      {(showTrail || showPage || cited) && (
+        <p className="passage-where muted">
+          {cited && <span className="cited-label">Cited passage{citationId ? ` ${citationId}` : ''}</span>}
+          {showTrail && <span>{trail}</span>}
+          {(showPage || cited) && passage.page !== null && <span>Page {passage.page}</span>}
+        </p>
+      )}
+      {blocks.map((b, i) => (
+        <p key={i} className={b.preserveLines && !cited ? 'lines' : undefined}>
+          <Segments segments={cited ? highlightSegments(b.text, highlights) : inlineSegments(b.text)} />
+        </p>
+      ))}
+    </li>
+  );
+}

@@ -1,0 +1,183 @@
+/**
+ * Files the user adds to the library (file picker or drop): each becomes a job that shows its
+ * progress (parse → chunk → lexical index → vectors) and ends done, failed with a plain-language
+ * error, or waiting for a PDF password. Files go to the worker in batches, one batch at a time,
+ * their bytes transferred (not copied); a password-protected PDF is read again from its `File`
+ * when the user gives the password.
+ */
+import type { EvidentErrorValue } from '../core/errors';
+import type { FileInput, FileOutcome, FilePhase } from '../worker/ask-api';
+import { Store, toErrorValue } from './store';
+import type { WorkerClient } from './worker-client';
+
+/** Largest file read into memory: the parser's own default limit (`parseDocument` maxBytes). */
+export const MAX_FILE_BYTES = 100 * 1024 * 1024;
+
+/** What the file picker offers (the parser still decides by the bytes). */
+export const ACCEPTED_FILES = '.pdf,.docx,.html,.htm,.md,.markdown,.txt,application/pdf,text/html,text/markdown,text/plain';
+
+export type JobStatus = 'waiting' | 'working' | 'done' | 'failed' | 'password';
+
+export interface IngestJob {
+  readonly id: string;
+  readonly name: string;
+  readonly size: number;
+  readonly status: JobStatus;
+  readonly phase: FilePhase | null;
+  readonly done: number;
+  readonly total: number;
+  readonly error: EvidentErrorValue | null;
+  readonly result: Extract<FileOutcome, { ok: true }> | null;
+  /** A password was given and it was wrong. */
+  readonly wrongPassword: boolean;
+}
+
+export interface IngestState {
+  readonly jobs: readonly IngestJob[];
+}
+
+type Client = Pick<WorkerClient, 'addFiles'>;
+
+export interface IngestStoreOptions {
+  /** The library changed (a file was stored, or a batch ended): refresh the document list. */
+  readonly onLibraryChanged?: () => void;
+}
+
+export class IngestStore extends Store<IngestState> {
+  private readonly files = new Map<string, { file: File; password?: string }>();
+  private nextId = 1;
+  private running = false;
+
+  constructor(
+    private readonly client: Client,
+    private readonly options: IngestStoreOptions = {},
+  ) {
+    super({ jobs: [] });
+  }
+
+  get busy(): boolean {
+    return this.running;
+  }
+
+  /** Queues files; they are added in order after any batch in flight. */
+  add(files: readonly File[]): void {
+    if (files.length === 0) return;
+    const jobs = files.map((file): IngestJob => {
+      const id = `f${this.nextId++}`;
+      this.files.set(id, { file });
+      return { id, name: file.name, size: file.size, status: 'waiting', phase: null, done: 0, total: 0, error: null, result: null, wrongPassword: false };
+    });
+    this.set({ jobs: [...this.getState().jobs, ...jobs] });
+    void this.pump();
+  }
+
+  /** Retries a password-protected PDF with `password`. */
+  submitPassword(jobId: string, password: string): void {
+    const entry = this.files.get(jobId);
+    const job = this.job(jobId);
+    if (!entry || job?.status !== 'password') return;
+    entry.password = password;
+    this.patch(jobId, { status: 'waiting', error: null });
+    void this.pump();
+  }
+
+  /** Removes a finished job from the list. */
+  dismiss(jobId: string): void {
+    const job = this.job(jobId);
+    if (!job || job.status === 'working' || job.status === 'waiting') return;
+    this.files.delete(jobId);
+    this.set({ jobs: this.getState().jobs.filter((j) => j.id !== jobId) });
+  }
+
+  /** Removes every job that is done (failed ones stay until dismissed: their error is news). */
+  clearDone(): void {
+    const keep = this.getState().jobs.filter((j) => j.status !== 'done');
+    for (const j of this.getState().jobs) if (j.status === 'done') this.files.delete(j.id);
+    this.set({ jobs: keep });
+  }
+
+  private job(id: string): IngestJob | undefined {
+    return this.getState().jobs.find((j) => j.id === id);
+  }
+
+  private patch(id: string, patch: Partial<IngestJob>): void {
+    this.set({ jobs: this.getState().jobs.map((j) => (j.id === id ? { ...j, ...patch } : j)) });
+  }
+
+  private async pump(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    try {
+      for (;;) {
+        const batch = this.getState().jobs.filter((j) => j.status === 'waiting');
+        if (batch.length === 0) return;
+        await this.runBatch(batch);
+        this.options.onLibraryChanged?.();
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private async runBatch(batch: readonly IngestJob[]): Promise<void> {
+    const inputs: FileInput[] = [];
+    for (const job of batch) {
+      const entry = this.files.get(job.id);
+      if (!entry) continue;
+      this.patch(job.id, { status: 'working', phase: null, done: 0, total: 0 });
+      if (entry.file.size > MAX_FILE_BYTES) {
+        this.fail(job.id, {
+          code: 'file_too_large',
+          message: `This file is ${Math.round(entry.file.size / (1024 * 1024))} MB; the limit is ${MAX_FILE_BYTES / (1024 * 1024)} MB.`,
+        });
+        continue;
+      }
+      try {
+        inputs.push({
+          fileId: job.id,
+          name: entry.file.name,
+          mimeType: entry.file.type,
+          bytes: await entry.file.arrayBuffer(),
+          ...(entry.password !== undefined ? { password: entry.password } : {}),
+        });
+      } catch (err) {
+        this.fail(job.id, { code: 'invalid_input', message: `The browser could not read this file (${toErrorValue(err).message}).` });
+      }
+    }
+    if (inputs.length === 0) return;
+    const stored = new Set<string>();
+    try {
+      const result = await this.client.addFiles(inputs, {
+        onProgress: (p) => {
+          this.patch(p.fileId, { status: 'working', phase: p.phase, done: p.done, total: p.total });
+          if ((p.phase === 'index' || p.phase === 'done') && !stored.has(p.fileId)) {
+            stored.add(p.fileId);
+            this.options.onLibraryChanged?.();
+          }
+        },
+      });
+      for (const outcome of result.files) {
+        if (outcome.ok) {
+          this.patch(outcome.fileId, { status: 'done', phase: 'done', result: outcome, error: null });
+        } else if (outcome.error.code === 'pdf_password_required' || outcome.error.code === 'pdf_wrong_password') {
+          this.patch(outcome.fileId, {
+            status: 'password',
+            phase: null,
+            error: outcome.error,
+            wrongPassword: outcome.error.code === 'pdf_wrong_password',
+          });
+        } else {
+          this.fail(outcome.fileId, outcome.error);
+        }
+      }
+    } catch (err) {
+      // The whole call failed (the worker crashed or was cancelled): every file of it is reported.
+      const error = toErrorValue(err);
+      for (const input of inputs) if (this.job(input.fileId)?.status === 'working') this.fail(input.fileId, error);
+    }
+  }
+
+  private fail(id: string, error: EvidentErrorValue): void {
+    this.patch(id, { status: 'failed', phase: null, error });
+  }
+}

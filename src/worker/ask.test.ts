@@ -1,0 +1,215 @@
+/**
+ * `ask` over a real Engine holding the demo library, embedded with the real USE-lite model (the
+ * app's default): the question the demo preloads must be answered from the current policy, with
+ * the superseded version and the blog post in the trail as dropped, each with its reason.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPriorState, MemoryPriorStore } from '../core/select/priors';
+import type { Embedder } from '../models/embedder';
+import { loadUseEmbedderNode } from '../node/use-node';
+import { DEMO_DOCUMENTS, DEMO_QUESTION } from '../ui/demo';
+import { ask, outcomeOfAsk, selectionOptions } from './ask';
+import type { AskResult } from './ask-api';
+import { Engine } from './engine';
+import { DEFAULT_APP_SETTINGS, SettingsHost, type SettingsStore } from './settings';
+
+let embedder: Embedder;
+let engine: Engine;
+
+beforeAll(async () => {
+  ({ embedder } = await loadUseEmbedderNode());
+  engine = new Engine();
+  engine.setEmbedder(embedder);
+  for (const d of DEMO_DOCUMENTS) await engine.addDocument(d);
+}, 120_000);
+
+afterAll(() => embedder?.dispose());
+
+const memorySettings = () => new SettingsHost(() => null);
+
+/** A settings store in a Map (what IndexedDB's settings store does for SettingsHost). */
+function mapStore(initial: Record<string, unknown> = {}): SettingsStore {
+  const map = new Map(Object.entries(initial));
+  return {
+    getSetting: async (k) => map.get(k),
+    setSetting: async (k, v) => void map.set(k, v),
+    priors: new MemoryPriorStore(),
+  };
+}
+
+describe('ask on the demo library', () => {
+  let result: AskResult;
+  beforeAll(async () => {
+    result = await ask({ engine, settings: memorySettings() }, DEMO_QUESTION);
+  }, 60_000);
+
+  it('answers both parts from the current policy, each sentence cited', () => {
+    expect(result.outcome).toBe('supported');
+    expect(result.reason).toBeNull();
+    expect(result.answer.text).toMatch(/three days per week/);
+    expect(result.answer.text).toMatch(/EUR 600/);
+    expect(result.answer.text).not.toMatch(/two days|EUR 300/);
+    const cited = new Set(result.answer.sentences.flatMap((s) => s.citationIds));
+    expect(cited.size).toBeGreaterThan(0);
+    for (const id of cited) {
+      const source = result.sources.find((s) => s.citationId === id);
+      expect(source, `citation ${id}`).toBeDefined();
+      expect(source!.docId).toBe('demo-remote-work-v3');
+    }
+    expect(result.answer.sentences.every((s) => s.supported && s.citationIds.length > 0)).toBe(true);
+  });
+
+  it('drops every superseded and blog passage, each with the stage and reason that dropped it', () => {
+    const byDoc = (docId: string) => result.candidates.filter((c) => c.docId === docId);
+    const superseded = byDoc('demo-remote-work-v2').filter((c) => /two days|EUR 300/.test(c.excerpt));
+    expect(superseded.length).toBeGreaterThan(0);
+    for (const c of superseded) {
+      expect(c.kept).toBe(false);
+      expect(c.stage).not.toBe('outcome');
+      expect(c.reason).toMatch(/^dropped by \w+: .+/);
+    }
+    const blog = byDoc('demo-blog-fully-remote');
+    expect(blog.length).toBeGreaterThan(0);
+    for (const c of blog) {
+      expect(c.kept).toBe(false);
+      // The blog's λ (0.5) is below the policy's (0.85) in the priors trace entry.
+      expect(c.scores.prior).toBeLessThan(0.85);
+    }
+    // Packed passages come first in citation order, then the dropped ones.
+    const firstDropped = result.candidates.findIndex((c) => !c.kept);
+    expect(result.candidates.slice(0, firstDropped).map((c) => c.citationId)).toEqual(
+      result.sources.map((s) => s.citationId),
+    );
+    expect(result.candidates.slice(firstDropped).every((c) => !c.kept)).toBe(true);
+  });
+
+  it('reports every pool candidate with its score breakdown and a trace ending in its outcome', () => {
+    expect(result.retrieval.pool).toBeGreaterThanOrEqual(20);
+    expect(result.candidates.length).toBeGreaterThanOrEqual(result.retrieval.pool);
+    for (const c of result.candidates) {
+      expect(c.trace.at(-1)?.stage).toBe('outcome');
+      expect(c.trace.some((e) => e.stage === 'priors')).toBe(c.retrievalRank !== null && c.retrievalRank <= 50);
+      if (c.retrievalRank !== null) expect(c.scores.fused).toBeGreaterThan(0);
+    }
+    const packed = result.candidates.filter((c) => c.kept);
+    for (const c of packed) {
+      expect(c.scores.final).toBeDefined();
+      expect(c.scores.prior).toBeGreaterThan(0);
+    }
+    expect(result.sources.map((s) => s.citationId)).toEqual(result.sources.map((_, i) => `S${i + 1}`));
+  });
+
+  it('reports the cutoff curve, rationales with coverage and a budget it keeps', () => {
+    const curve = result.cutoff.curve;
+    expect(curve.length).toBeGreaterThan(2);
+    for (let i = 1; i < curve.length; i++) expect(curve[i]!).toBeLessThanOrEqual(curve[i - 1]!);
+    expect(result.cutoff.position).toBeGreaterThanOrEqual(1);
+    expect(result.cutoff.position).toBeLessThanOrEqual(curve.length);
+    expect(result.rationales.length).toBeGreaterThanOrEqual(2);
+    expect(result.rationales.every((r) => r.covered)).toBe(true);
+    for (const r of result.rationales) for (const id of r.supportingIds) expect(result.sources.map((s) => s.citationId)).toContain(id);
+    expect(result.budget.limit).toBe(DEFAULT_APP_SETTINGS.budget);
+    expect(result.budget.used).toBeGreaterThan(0);
+    expect(result.budget.used).toBeLessThanOrEqual(result.budget.limit);
+  });
+
+  it('is plain data: it survives structured cloning unchanged', () => {
+    expect(structuredClone(result)).toEqual(result);
+  });
+});
+
+describe('ask with settings and priors', () => {
+  it('applies the cutoff bounds and the evidence budget from the settings', async () => {
+    const store = mapStore({ cutoffBounds: { min: 1, max: 2 }, budget: 200 });
+    const r = await ask({ engine, settings: new SettingsHost(() => store) }, DEMO_QUESTION);
+    expect(r.sources.length).toBeLessThanOrEqual(2);
+    expect(r.budget.limit).toBe(200);
+    expect(r.budget.used).toBeLessThanOrEqual(200);
+  });
+
+  it('reads the λ table from the priors: a blog raised above policies is no longer dropped for its λ', async () => {
+    const store = mapStore();
+    await store.priors.save(createPriorState({ blog: 1, internal_policy: 0.3 }));
+    const r = await ask({ engine, settings: new SettingsHost(() => store) }, DEMO_QUESTION);
+    const blog = r.candidates.filter((c) => c.docId === 'demo-blog-fully-remote');
+    expect(blog.length).toBeGreaterThan(0);
+    expect(blog.every((c) => c.scores.prior === 1)).toBe(true);
+    const policy = r.candidates.find((c) => c.docId === 'demo-remote-work-v3');
+    expect(policy?.scores.prior).toBeCloseTo(0.3, 6);
+  });
+
+  it('abstains with a reason and a suggestion when nothing in the library answers', async () => {
+    const r = await ask({ engine, settings: memorySettings() }, 'What is the boiling point of liquid nitrogen in kelvin?');
+    expect(r.outcome).toBe('abstain');
+    expect(r.reason).toMatch(/\w/);
+    expect(r.suggestion).toMatch(/\w/);
+  });
+
+  it('rejects an empty or overlong question as invalid input', async () => {
+    await expect(ask({ engine, settings: memorySettings() }, '   ')).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(ask({ engine, settings: memorySettings() }, 'x'.repeat(5000))).rejects.toMatchObject({
+      code: 'invalid_input',
+    });
+  });
+
+  it('stops with aborted when cancelled', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    await expect(
+      ask({ engine, settings: memorySettings() }, DEMO_QUESTION, { signal: controller.signal }),
+    ).rejects.toMatchObject({ code: 'aborted' });
+  });
+});
+
+describe('selectionOptions', () => {
+  it('makes the budget setting the pack limit exactly and bounds the cutoff and MMR', () => {
+    const o = selectionOptions({ ...DEFAULT_APP_SETTINGS, budget: 1234, mmrLambda: 0.5, cutoffBounds: { min: 2, max: 7 } }, 'q?');
+    expect(o.maxEvidence).toBe(7);
+    expect(o.cutoff).toEqual({ minKeep: 2, maxKeep: 7 });
+    expect(o.mmr).toEqual({ lambda: 0.5 });
+    expect(o.verify).toEqual({});
+  });
+});
+
+describe('outcomeOfAsk', () => {
+  const signals = { missingEntities: [] as string[] } as never;
+  const none = { abstain: false, reason: 'none', suggestion: null, signals } as const;
+  const ok = { outcome: 'supported', reason: null, suggestion: null } as const;
+  const packet = { rationales: [] };
+  it('orders conflict, then abstention, then validation', () => {
+    expect(outcomeOfAsk({ kind: 'conflict' }, ok, { ...none, abstain: true, reason: 'conflict' }, packet).outcome).toBe(
+      'conflict',
+    );
+    expect(outcomeOfAsk({ kind: 'insufficient' }, ok, none, packet).outcome).toBe('abstain');
+    expect(outcomeOfAsk({ kind: 'answer' }, ok, { ...none, abstain: true, reason: 'low_scores' }, packet).outcome).toBe(
+      'abstain',
+    );
+    expect(
+      outcomeOfAsk({ kind: 'answer' }, { outcome: 'unsupported', reason: 'r', suggestion: 's' }, none, packet).outcome,
+    ).toBe('abstain');
+    expect(outcomeOfAsk({ kind: 'answer' }, { outcome: 'partial', reason: 'r', suggestion: 's' }, none, packet)).toEqual({
+      outcome: 'partial',
+      reason: 'r',
+      suggestion: 's',
+    });
+    expect(outcomeOfAsk({ kind: 'answer' }, ok, none, packet)).toEqual(ok);
+  });
+
+  it('names the missing entities and the uncovered aspects in the reason', () => {
+    const missing = outcomeOfAsk(
+      { kind: 'answer' },
+      ok,
+      { abstain: true, reason: 'missing_premise', suggestion: null, signals: { missingEntities: ['Acme'] } as never },
+      packet,
+    );
+    expect(missing.reason).toMatch(/“Acme”/);
+    const uncovered = outcomeOfAsk(
+      { kind: 'answer' },
+      ok,
+      { ...none, abstain: true, reason: 'uncovered' },
+      { rationales: [{ covered: false, rationale: { text: 'home office' } } as never] },
+    );
+    expect(uncovered.reason).toMatch(/“home office”/);
+    expect(uncovered.suggestion).toMatch(/\w/);
+  });
+});

@@ -1,0 +1,382 @@
+/**
+ * Asking a question, in the worker:
+ *
+ *   hybrid retrieval (the engine's BM25 + dense, RRF-fused; a pool of `ASK_POOL`)
+ *   → selectEvidence (verify on; the library's document metadata; the user's priors and settings;
+ *     the cross-encoder and NLI model when a profile loaded them)
+ *   → extractive answer → validation → abstention decision
+ *
+ * and returns everything the UI shows as plain data: the answer with its citations, the outcome
+ * (supported / partial / abstain / conflict) with a reason and a suggestion, the packed sources,
+ * and the whole evidence trail — every candidate with its score breakdown and trace, the cutoff
+ * curve, rationales and their coverage, conflicts, verifier flags and the token budget.
+ *
+ * Runtime-neutral: `ask` takes its collaborators (an engine, settings, models), so the same code
+ * runs in the worker and in Node tests against a real `Engine`.
+ */
+import { abstentionSignals, decideAbstention, type AbstentionDecision } from '../core/answer/abstain';
+import { answerFromPacket, sourceBody, type Answer } from '../core/answer/extractive';
+import { validateAnswer, type Validation } from '../core/answer/validate';
+import { EvidentError } from '../core/errors';
+import { outcomeOf, type EvidencePacket } from '../core/select/packet';
+import type { CrossEncoder } from '../core/select/rerank';
+import { estimateTokens } from '../core/select/pack';
+import { selectEvidence, type SelectionOptions } from '../core/select/select';
+import type { PriorState } from '../core/select/priors';
+import type { Candidate, Chunk, DocumentMeta } from '../core/types';
+import type { EntailmentModel } from '../core/verify/nli';
+import { throwIfAborted } from './abort-registry';
+import type { SearchResponse } from './api';
+import type {
+  AskAnswer,
+  AskCandidate,
+  AskConflict,
+  AskOutcome,
+  AskProgress,
+  AskResult,
+  AskSource,
+  AppSettingValues,
+} from './ask-api';
+
+/**
+ * Candidates retrieval hands to selection. Selection pools max(50, 3 × maxEvidence) of them
+ * (source-aware reranking's "3k pool", floor 50) and reports the rest as past the pool; the
+ * engine's per-retriever lists are 100 long, so 100 fused candidates is what it can give.
+ */
+export const ASK_POOL = 100;
+
+/** Longest question accepted (characters): a question, not a document. */
+export const MAX_QUESTION_CHARS = 2000;
+
+/** Characters of a dropped candidate's text sent for the trail (the passage view reads the rest). */
+const EXCERPT_CHARS = 280;
+
+/** What `ask` needs from the engine. */
+export interface AskEngine {
+  search(query: string, opts: { k?: number; signal?: AbortSignal }): Promise<SearchResponse>;
+  /** Chunks and metadata of these documents (every chunk, for expansion and the passage view). */
+  selectionView(docIds: Iterable<string>): {
+    chunks: ReadonlyMap<string, Chunk>;
+    documents: ReadonlyMap<string, DocumentMeta>;
+  };
+  /** A chunk's unit vector of the current model, when it has one. */
+  vectorOf(chunkId: string): Float32Array | undefined;
+}
+
+export interface AskModels {
+  readonly crossEncoder: CrossEncoder | null;
+  readonly nli: EntailmentModel | null;
+}
+
+export interface AskDeps {
+  readonly engine: AskEngine;
+  readonly settings: { values(): Promise<AppSettingValues>; priors(): Promise<PriorState> };
+  /** Models of the loaded profile; model-free methods when absent. */
+  readonly models?: () => AskModels;
+  /** Epoch ms that feedback decays to. Default `Date.now`. */
+  readonly now?: () => number;
+  /** Selection options over those the settings give (stage by stage: `mmr` replaces `mmr`). */
+  readonly selection?: Partial<SelectionOptions>;
+}
+
+export interface AskCallbacks {
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (p: AskProgress) => void;
+}
+
+/** Selection options from the user's settings: budget, MMR λ, cutoff bounds. */
+export function selectionOptions(values: AppSettingValues, question: string): Partial<SelectionOptions> {
+  const { min, max } = values.cutoffBounds;
+  return {
+    // The cutoff's upper bound is the most evidence selection may keep (it also caps MMR).
+    maxEvidence: max,
+    cutoff: { minKeep: min, maxKeep: max },
+    mmr: { lambda: values.mmrLambda },
+    // The setting is the evidence budget itself: with no prompt, answer reserve or margin to
+    // subtract (the extractive answerer has none), pack's limit is exactly `budget` tokens.
+    pack: {
+      contextLimit: values.budget + estimateTokens(question),
+      systemPromptTokens: 0,
+      answerReserve: 0,
+      marginRatio: 0,
+    },
+    verify: {},
+  };
+}
+
+/** Answers `question` from the library, with the whole evidence trail. */
+export async function ask(deps: AskDeps, question: string, cb: AskCallbacks = {}): Promise<AskResult> {
+  if (typeof question !== 'string' || question.trim() === '') {
+    throw new EvidentError('invalid_input', 'Type a question first.');
+  }
+  if (question.length > MAX_QUESTION_CHARS) {
+    throw new EvidentError(
+      'invalid_input',
+      `The question is ${question.length} characters long; ask in at most ${MAX_QUESTION_CHARS}.`,
+    );
+  }
+  const q = question.trim();
+  const { signal, onProgress } = cb;
+  const t0 = performance.now();
+
+  onProgress?.({ phase: 'retrieve' });
+  const [values, priors] = await Promise.all([deps.settings.values(), deps.settings.priors()]);
+  const response = await deps.engine.search(q, { k: ASK_POOL, signal });
+  throwIfAborted(signal);
+  const candidates: Candidate[] = response.hits.map((h) => ({
+    id: h.chunkId,
+    docId: h.docId,
+    score: h.score,
+    scores: h.scores,
+    ranks: h.ranks,
+    trace: h.trace,
+  }));
+  const retrievalRank = new Map(response.hits.map((h) => [h.chunkId, h.rank]));
+  const t1 = performance.now();
+
+  onProgress?.({ phase: 'select' });
+  const view = deps.engine.selectionView(new Set(candidates.map((c) => c.docId)));
+  const models = deps.models?.() ?? { crossEncoder: null, nli: null };
+  const packet = await selectEvidence(
+    {
+      question: q,
+      candidates,
+      chunks: view.chunks,
+      documents: view.documents,
+      vectorOf: (id) => deps.engine.vectorOf(id),
+      priors,
+      now: deps.now?.() ?? Date.now(),
+      ...(models.crossEncoder ? { crossEncoder: models.crossEncoder } : {}),
+      ...(models.nli ? { entailment: models.nli } : {}),
+      ...(signal ? { signal } : {}),
+    },
+    { ...selectionOptions(values, q), ...deps.selection },
+  );
+  throwIfAborted(signal);
+  const t2 = performance.now();
+
+  onProgress?.({ phase: 'answer' });
+  const answer = answerFromPacket(packet);
+  const t3 = performance.now();
+
+  onProgress?.({ phase: 'validate' });
+  const validation = await validateAnswer({
+    answer: answer.text,
+    sources: packet.sources,
+    ...(models.nli ? { entailment: models.nli } : {}),
+    ...(signal ? { signal } : {}),
+  });
+  const decision = decideAbstention(abstentionSignals({ packet, answer, candidates }));
+  throwIfAborted(signal);
+  const t4 = performance.now();
+
+  const verdict = outcomeOfAsk(answer, validation, decision, packet);
+  onProgress?.({ phase: 'done' });
+  return {
+    question: q,
+    ...verdict,
+    answer: toAskAnswer(answer, validation),
+    sources: packet.sources.map(toAskSource),
+    rationales: packet.rationales.map((r) => ({
+      id: r.rationale.id,
+      text: r.rationale.text,
+      kind: r.rationale.kind,
+      covered: r.covered,
+      supportingIds: r.supportingIds,
+      candidateIds: r.candidateIds,
+    })),
+    conflicts: packet.conflicts.map(
+      (c): AskConflict => ({
+        id: c.id,
+        kind: c.kind,
+        onQuestion: c.onQuestion,
+        status: c.status,
+        winner: c.winner,
+        resolvedBy: c.resolvedBy,
+        reason: c.reason,
+        sides: c.sides.map((s) => ({
+          key: s.key,
+          display: s.display,
+          support: s.support,
+          candidateIds: s.candidateIds,
+          citationIds: s.citationIds,
+        })),
+      }),
+    ),
+    flags: packet.flags.map((f) => ({
+      kind: f.kind,
+      candidateId: f.candidateId,
+      citationId: packet.sources.find((s) => s.candidateId === f.candidateId)?.citationId ?? null,
+      docId: f.docId,
+      excerpt: f.excerpt,
+    })),
+    candidates: packet.candidates.map((c) => toAskCandidate(c, packet, view, retrievalRank)),
+    cutoff: { ...packet.cutoff, curve: [...packet.cutoff.curve] },
+    budget: packet.budget,
+    abstention: {
+      abstain: decision.abstain,
+      reason: decision.reason,
+      pCorrect: decision.pCorrect,
+      signals: { ...decision.signals },
+    },
+    validation: { outcome: validation.outcome, unknownCitations: validation.unknownCitations },
+    retrieval: { pool: candidates.length, dense: response.dense, fusion: response.fusion },
+    models: {
+      reranker: packet.reranker,
+      nli: models.nli?.id ?? null,
+      answerer: answer.answerer,
+    },
+    mmr: packet.mmr,
+    asksEarlier: packet.asksEarlier,
+    independentSources: packet.independentSources,
+    timings: {
+      retrieveMs: t1 - t0,
+      ...Object.fromEntries(Object.entries(packet.timings).map(([k, v]) => [`${k}Ms`, v ?? 0])),
+      selectMs: t2 - t1,
+      answerMs: t3 - t2,
+      validateMs: t4 - t3,
+      totalMs: performance.now() - t0,
+    },
+  };
+}
+
+/** Plain-language reasons for each abstention reason code (abstain.ts). */
+const REASONS: Readonly<Record<string, string>> = Object.freeze({
+  conflict: 'The sources disagree, and none of them is clearly more authoritative or more recent.',
+  insufficient: 'No passage in your documents answers this question.',
+  missing_premise: 'Your documents do not mention what the question is about.',
+  uncovered: 'The evidence covers only part of the question.',
+  low_scores: 'The passages found match the question only weakly.',
+});
+
+/** What the user can do about each, without repeating the reason. */
+const SUGGESTIONS: Readonly<Record<string, string>> = Object.freeze({
+  conflict: 'Check which document is current or authoritative (Library → Details), or add one that settles it.',
+  insufficient: 'Try a narrower question, or add the document that covers it.',
+  missing_premise: 'Check the spelling, or add the document that covers it.',
+  uncovered: 'Ask about one aspect at a time.',
+  low_scores: "Try a narrower question in the documents' own words, or add the document that covers it.",
+});
+
+/**
+ * One outcome from the answer, its validation and the abstention decision, in this order:
+ * an unresolved conflict → 'conflict' (the answer states both sides); no answer sentence, an
+ * abstention or an unsupported answer → 'abstain'; some claims unsupported → 'partial';
+ * else 'supported'.
+ */
+export function outcomeOfAsk(
+  answer: Pick<Answer, 'kind'>,
+  validation: Pick<Validation, 'outcome' | 'reason' | 'suggestion'>,
+  decision: Pick<AbstentionDecision, 'abstain' | 'reason' | 'suggestion' | 'signals'>,
+  packet: Pick<EvidencePacket, 'rationales'>,
+): { outcome: AskOutcome; reason: string | null; suggestion: string | null } {
+  if (answer.kind === 'conflict') {
+    return { outcome: 'conflict', reason: REASONS.conflict ?? null, suggestion: SUGGESTIONS.conflict ?? null };
+  }
+  if (answer.kind === 'insufficient' || decision.abstain) {
+    const code = answer.kind === 'insufficient' ? 'insufficient' : decision.reason;
+    let reason = REASONS[code] ?? 'The evidence is not strong enough to answer.';
+    if (code === 'missing_premise' && decision.signals.missingEntities.length > 0) {
+      reason = `Your documents do not mention ${decision.signals.missingEntities.map((e) => `“${e}”`).join(', ')}.`;
+    } else if (code === 'uncovered') {
+      const missing = packet.rationales.filter((r) => !r.covered).map((r) => `“${r.rationale.text}”`);
+      if (missing.length > 0) reason = `The evidence does not cover ${missing.join(', ')}.`;
+    }
+    return {
+      outcome: 'abstain',
+      reason,
+      suggestion: SUGGESTIONS[code] ?? decision.suggestion ?? SUGGESTIONS.insufficient ?? null,
+    };
+  }
+  if (validation.outcome === 'unsupported') {
+    return {
+      outcome: 'abstain',
+      reason: validation.reason ?? 'The cited passages do not support the answer.',
+      suggestion: validation.suggestion,
+    };
+  }
+  if (validation.outcome === 'partial') {
+    return {
+      outcome: 'partial',
+      reason: validation.reason ?? 'Some statements are not supported by the passages they cite.',
+      suggestion: validation.suggestion,
+    };
+  }
+  return { outcome: 'supported', reason: null, suggestion: null };
+}
+
+function toAskAnswer(answer: Answer, validation: Validation): AskAnswer {
+  return {
+    kind: answer.kind,
+    text: answer.text,
+    sentences: validation.claims.map((c) => ({
+      text: c.text.replace(/\s*\[S\d+(?:\s*(?:[,;]|–|-)\s*S\d+)*\]/gu, '').trim(),
+      citationIds: c.citations,
+      supported: c.supported,
+      problem: c.problem,
+    })),
+    short: answer.short ? { text: answer.short.text, kind: answer.short.kind, citationId: answer.short.citationId } : null,
+    answerer: answer.answerer,
+  };
+}
+
+function toAskSource(s: EvidencePacket['sources'][number]): AskSource {
+  return {
+    citationId: s.citationId,
+    docId: s.docId,
+    chunkId: s.chunkId,
+    title: s.title,
+    headings: s.headings,
+    page: s.page ?? null,
+    start: s.start,
+    end: s.end,
+    text: sourceBody(s),
+    tokens: s.tokens,
+    score: s.score,
+    sourceType: s.sourceType,
+    status: s.status,
+    effectiveDate: s.effectiveDate ?? null,
+    rationaleIds: s.rationaleIds,
+  };
+}
+
+function toAskCandidate(
+  c: Candidate,
+  packet: EvidencePacket,
+  view: ReturnType<AskEngine['selectionView']>,
+  retrievalRank: ReadonlyMap<string, number>,
+): AskCandidate {
+  const chunk = view.chunks.get(c.id);
+  const meta = view.documents.get(c.docId);
+  const outcome = outcomeOf(c);
+  const kept = outcome?.kept === true;
+  const citationId = kept ? String(outcome?.detail?.citationId ?? '') || null : null;
+  const droppedBy = outcome?.detail?.droppedBy;
+  const flags = new Set<string>();
+  for (const f of packet.flags) if (f.candidateId === c.id) flags.add(f.kind.replace(/_/g, ' '));
+  for (const e of c.trace) {
+    if (e.stage !== 'verify' || !e.reason || /^no entailment model/.test(e.reason)) continue;
+    const check = typeof e.detail?.check === 'string' ? e.detail.check : 'verify';
+    flags.add(`${check}: ${e.reason}`);
+  }
+  const text = chunk?.text ?? '';
+  return {
+    id: c.id,
+    docId: c.docId,
+    title: meta?.title ?? c.docId,
+    headings: chunk?.headings ?? [],
+    page: chunk?.page ?? null,
+    excerpt: text.length > EXCERPT_CHARS ? `${text.slice(0, EXCERPT_CHARS).trimEnd()}…` : text,
+    sourceType: meta?.sourceType ?? 'unknown',
+    status: meta?.status ?? 'current',
+    retrievalRank: retrievalRank.get(c.id) ?? null,
+    scores: c.scores,
+    ranks: c.ranks,
+    kept,
+    citationId,
+    stage: kept ? 'outcome' : typeof droppedBy === 'string' ? droppedBy : 'outcome',
+    reason: outcome?.reason ?? '',
+    flags: [...flags],
+    trace: c.trace,
+  };
+}

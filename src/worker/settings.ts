@@ -1,0 +1,221 @@
+/**
+ * The user's settings and source priors in the worker: read from and written to IndexedDB's
+ * `settings` and `priors` stores when the library is stored there, kept in memory for the tab
+ * otherwise (and then reported as not persistent). Runtime-neutral: tested in Node with
+ * `MemoryPriorStore` and a map of settings.
+ */
+import manifestJson from '../../models/manifest.json';
+import { EvidentError } from '../core/errors';
+import {
+  DEFAULT_SOURCE_LAMBDAS,
+  createPriorState,
+  sourceLambda,
+  type PriorState,
+  type PriorStore,
+} from '../core/select/priors';
+import { SOURCE_TYPES, type SourceType } from '../core/types';
+import { MODEL_ROLES, PROFILE_NAMES, downloadBytes, parseManifest, type Manifest } from '../models/manifest';
+import type { EmbedderInfo } from './api';
+import type { AppSettingValues, AppSettings, ProfileSummary, SettingsPatch } from './ask-api';
+
+/**
+ * Defaults. Budget: the evidence budget `pack` derives from its own defaults (4096-token context −
+ * 300 prompt − 512 answer reserve − 5 % margin ≈ 3,080, less the question), rounded down.
+ * MMR λ 0.7 (Carbonell & Goldstein 1998; RAG guide). Cutoff bounds 1…12 (RAG guide cascade:
+ * selection of 5–12; at least one passage).
+ */
+export const DEFAULT_APP_SETTINGS: AppSettingValues = Object.freeze({
+  profile: 'embedded',
+  budget: 3000,
+  mmrLambda: 0.7,
+  cutoffBounds: Object.freeze({ min: 1, max: 12 }),
+});
+
+export const BUDGET_RANGE = Object.freeze({ min: 200, max: 100_000 });
+/** Most passages a cutoff may keep (the pack budget usually binds first). */
+export const MAX_CUTOFF = 50;
+
+/** What settings need from storage (`Library` in the worker). */
+export interface SettingsStore {
+  getSetting(key: keyof AppSettingValues): Promise<unknown>;
+  setSetting(key: keyof AppSettingValues, value: AppSettingValues[keyof AppSettingValues]): Promise<void>;
+  readonly priors: PriorStore;
+}
+
+const VALUE_KEYS = Object.keys(DEFAULT_APP_SETTINGS) as (keyof AppSettingValues)[];
+
+/** Validates a settings patch: unknown keys and bad values throw `invalid_input` naming them. */
+export function validateValues(patch: unknown): Partial<AppSettingValues> {
+  if (typeof patch !== 'object' || patch === null) throw new EvidentError('invalid_input', 'Settings: expected an object.');
+  const p = patch as Record<string, unknown>;
+  for (const k of Object.keys(p)) {
+    if (!(VALUE_KEYS as string[]).includes(k)) {
+      throw new EvidentError('invalid_input', `Settings: unknown setting "${k}". Allowed: ${VALUE_KEYS.join(', ')}.`);
+    }
+  }
+  const out: { -readonly [K in keyof AppSettingValues]?: AppSettingValues[K] } = {};
+  if (p.profile !== undefined) {
+    if (p.profile !== 'embedded' && p.profile !== 'enhanced') {
+      throw new EvidentError('invalid_input', `Settings: profile must be embedded or enhanced, got "${String(p.profile)}".`);
+    }
+    out.profile = p.profile;
+  }
+  if (p.budget !== undefined) {
+    const b = p.budget;
+    if (typeof b !== 'number' || !Number.isInteger(b) || b < BUDGET_RANGE.min || b > BUDGET_RANGE.max) {
+      throw new EvidentError(
+        'invalid_input',
+        `Settings: the evidence budget must be a whole number of tokens from ${BUDGET_RANGE.min} to ${BUDGET_RANGE.max}.`,
+      );
+    }
+    out.budget = b;
+  }
+  if (p.mmrLambda !== undefined) {
+    const l = p.mmrLambda;
+    if (typeof l !== 'number' || !(l >= 0 && l <= 1)) {
+      throw new EvidentError('invalid_input', 'Settings: MMR λ must be a number from 0 to 1.');
+    }
+    out.mmrLambda = l;
+  }
+  if (p.cutoffBounds !== undefined) {
+    const c = p.cutoffBounds as { min?: unknown; max?: unknown } | null;
+    const int = (x: unknown): x is number => typeof x === 'number' && Number.isInteger(x);
+    if (typeof c !== 'object' || c === null || !int(c.min) || !int(c.max) || c.min < 1 || c.max < c.min || c.max > MAX_CUTOFF) {
+      throw new EvidentError(
+        'invalid_input',
+        `Settings: cutoff bounds must be whole numbers with 1 ≤ fewest ≤ most ≤ ${MAX_CUTOFF}.`,
+      );
+    }
+    out.cutoffBounds = { min: c.min, max: c.max };
+  }
+  return out;
+}
+
+/** Validates λ values per source type (each in [0, 1]). */
+export function validatePriorTable(table: unknown): Partial<Record<SourceType, number>> {
+  if (typeof table !== 'object' || table === null) throw new EvidentError('invalid_input', 'Priors: expected an object.');
+  const out: Partial<Record<SourceType, number>> = {};
+  for (const [k, v] of Object.entries(table)) {
+    if (!(SOURCE_TYPES as readonly string[]).includes(k)) {
+      throw new EvidentError('invalid_input', `Priors: unknown source type "${k}". Allowed: ${SOURCE_TYPES.join(', ')}.`);
+    }
+    if (typeof v !== 'number' || !(v >= 0 && v <= 1)) {
+      throw new EvidentError('invalid_input', `Priors: λ of ${k} must be a number from 0 to 1.`);
+    }
+    out[k as SourceType] = v;
+  }
+  return out;
+}
+
+let manifestCache: Manifest | null = null;
+
+/** Model profiles the user can choose (Embedded, Enhanced), with download sizes from `models/manifest.json`. */
+export function profileSummaries(manifest: Manifest = (manifestCache ??= parseManifest(manifestJson))): ProfileSummary[] {
+  return (['embedded', 'enhanced'] as const)
+    .filter((name) => (PROFILE_NAMES as readonly string[]).includes(name) && manifest.profiles[name])
+    .map((name) => {
+      const profile = manifest.profiles[name];
+      const roles = MODEL_ROLES.map((role) => {
+        const spec = profile.roles[role];
+        if (!spec) return { role, id: null, source: null, bytes: null, estimated: false };
+        return { role, id: spec.id, source: spec.source, bytes: downloadBytes(spec), estimated: spec.bytes === null };
+      });
+      return {
+        name,
+        description: profile.description,
+        roles,
+        totalBytes: roles.reduce((s, r) => s + (r.bytes ?? 0), 0),
+      };
+    });
+}
+
+export class SettingsHost {
+  private memoryValues: AppSettingValues = DEFAULT_APP_SETTINGS;
+  private memoryPriors: PriorState = createPriorState();
+
+  /** `store()`: the stored library's settings, or null when it lives in memory (read on every call: it can go away). */
+  constructor(private readonly store: () => SettingsStore | null) {}
+
+  get persistent(): boolean {
+    return this.store() !== null;
+  }
+
+  async values(): Promise<AppSettingValues> {
+    const store = this.store();
+    if (!store) return this.memoryValues;
+    const read: Record<string, unknown> = {};
+    for (const k of VALUE_KEYS) {
+      const v = await store.getSetting(k);
+      if (v !== undefined) read[k] = v;
+    }
+    try {
+      return { ...DEFAULT_APP_SETTINGS, ...validateValues(read) };
+    } catch {
+      // A stored value this version cannot read: the defaults apply until the user saves again.
+      return DEFAULT_APP_SETTINGS;
+    }
+  }
+
+  async priors(): Promise<PriorState> {
+    const store = this.store();
+    return store ? store.priors.load() : this.memoryPriors;
+  }
+
+  async savePriors(state: PriorState): Promise<void> {
+    const store = this.store();
+    if (store) await store.priors.save(state);
+    else this.memoryPriors = state;
+  }
+
+  async update(patch: SettingsPatch): Promise<void> {
+    if (typeof patch !== 'object' || patch === null) throw new EvidentError('invalid_input', 'Settings: expected an object.');
+    for (const k of Object.keys(patch)) {
+      if (k !== 'values' && k !== 'priorTable') {
+        throw new EvidentError('invalid_input', `Settings: unknown field "${k}". Allowed: values, priorTable.`);
+      }
+    }
+    // Validate everything before writing anything.
+    const values = patch.values === undefined ? {} : validateValues(patch.values);
+    const table = patch.priorTable === undefined ? null : validatePriorTable(patch.priorTable);
+    const store = this.store();
+    if (store) {
+      for (const [k, v] of Object.entries(values)) {
+        await store.setSetting(k as keyof AppSettingValues, v as AppSettingValues[keyof AppSettingValues]);
+      }
+    } else {
+      this.memoryValues = { ...this.memoryValues, ...values };
+    }
+    if (table) {
+      const state = await this.priors();
+      await this.savePriors({ ...state, table: { ...state.table, ...table } });
+    }
+  }
+
+  /** Every setting and λ back to its default; learned feedback is forgotten too. */
+  async reset(): Promise<void> {
+    const store = this.store();
+    if (store) {
+      for (const k of VALUE_KEYS) await store.setSetting(k, DEFAULT_APP_SETTINGS[k]);
+    } else {
+      this.memoryValues = DEFAULT_APP_SETTINGS;
+    }
+    await this.savePriors(createPriorState());
+  }
+
+  async get(embedder: EmbedderInfo | null, now = Date.now()): Promise<AppSettings> {
+    const [values, priors] = await Promise.all([this.values(), this.priors()]);
+    const effective = {} as Record<SourceType, number>;
+    for (const t of SOURCE_TYPES) effective[t] = sourceLambda(priors, t, now);
+    return {
+      values,
+      defaults: DEFAULT_APP_SETTINGS,
+      priorTable: { ...priors.table },
+      priorDefaults: { ...DEFAULT_SOURCE_LAMBDAS },
+      priorEffective: effective,
+      documentAdjustments: Object.keys(priors.docs).length,
+      persistent: this.persistent,
+      profiles: profileSummaries(),
+      embedder,
+    };
+  }
+}
