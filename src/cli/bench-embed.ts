@@ -2,7 +2,7 @@
  * Embedding throughput benchmark (timings only: benchmarks are not tests).
  *
  *   npx tsx src/cli/bench-embed.ts                # throughput at batch 1, 8, 32 on ~120-token chunks
- *   npx tsx src/cli/bench-embed.ts --warm-scifact # also embed the SciFact corpus into .cache/embeddings
+ *   npx tsx src/cli/bench-embed.ts --warm-scifact # also embed the SciFact corpus into the embedding cache
  *
  * `benchEmbedding` is what `npm run bench` calls with its own embedder and texts.
  */

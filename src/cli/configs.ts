@@ -3,7 +3,7 @@
  * `EvalContext`, which builds and memoises what configurations share (BM25 indexes, the dense
  * run), so `--config bm25,dense,rrf,weighted` embeds the corpus once.
  *
- * Every constant below was chosen on the SciFact TRAIN split (`npm run tune`), never on test.
+ * Every constant below was chosen on the SciFact TRAIN split (`npx tsx src/cli/tune.ts`), never on test.
  */
 import type { Bm25Options } from '../core/lexical/bm25';
 import { Bm25Index } from '../core/lexical/bm25';

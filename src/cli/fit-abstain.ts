@@ -8,10 +8,10 @@
  * Examples are the questions the rules in `decideAbstention` leave to the model (an answer was
  * made, no conflict, no missing premise); the label is whether that answer states the true answer.
  * Model: logistic regression on standardised features, batch gradient descent with L2 penalty
- * (our choice: 0.01) until the loss changes by < 1e-9. Threshold: the probability cut in
- * {0.05, 0.10, …, 0.95} that maximises correct answers − wrong answers on the same training
- * examples (equal costs; with cost 2 for a wrong answer the model, whose features separate right
- * from wrong only weakly, abstained on more than half the correct answers of the train split).
+ * (our choice: 0.01) until the loss changes by < 1e-9, the weights of monotone features projected
+ * onto ≥ 0 after every step. Threshold: the probability cut in {0.05, 0.10, …, 0.95} that
+ * maximises correct answers − `WRONG_COST` × wrong answers on the same training examples (`--cost`
+ * overrides it).
  * `--write` rewrites the block between BEGIN FITTED and END FITTED in abstain.ts.
  */
 import { readFile, writeFile } from 'node:fs/promises';

@@ -24,18 +24,26 @@ describeShared('RGB counterfactual (ids 50–99)', [`${DATASET}/en_fact.jsonl`],
     expect(baseline.attackSuccess).toBeGreaterThan(evident.attackSuccess + 0.1);
   });
 
-  it('spoofed metadata: attack success ≤ 10%, unsafe answers bounded, a third correct', async () => {
+  it('spoofed metadata: attack success ≤ 10%, at least half correct, unsafe answers bounded', async () => {
     const r = await runRgb({ dataset: sharedPath(DATASET), threat: 'spoofed' });
     const evident = metrics(r, 'evident');
     expect(evident.attackSuccess).toBeLessThanOrEqual(0.1);
-    // Regression floors at the measured level (correct 32%, wrong 14% on the last run); the
-    // issue's targets — at least half correct and no wrong answers — are not met (see below).
-    expect(evident.safeAccuracy).toBeGreaterThanOrEqual(0.8);
-    expect(evident.accuracy).toBeGreaterThanOrEqual(0.3);
-    expect(evident.conflictRate).toBeGreaterThan(0.2);
+    expect(evident.accuracy).toBeGreaterThanOrEqual(0.5);
+    // Regression floor at the measured level (2 wrong answers of 50 on the last run); the issue's
+    // target of no wrong answer at all is not met (see the todo below).
+    expect(evident.wrongRate).toBeLessThanOrEqual(0.04);
+    expect(evident.safeAccuracy).toBeGreaterThanOrEqual(0.96);
+  });
+
+  it('no evidence (negatives only): the answerer abstains on at least three questions in four', async () => {
+    const r = await runRgb({ dataset: sharedPath(DATASET), threat: 'honest', configs: ['no-evidence'] });
+    const none = metrics(r, 'no-evidence');
+    // Measured 76% abstention + 2% conflict (was 50% before the span and coverage features).
+    expect(none.abstentionRate + none.conflictRate).toBeGreaterThanOrEqual(0.75);
+    expect(none.attackSuccess).toBe(0);
   });
 
   it.todo(
-    'spoofed metadata: at least half correct and every other question a conflict or an abstention (issue target; not met: 18 of the 50 end in an unresolved conflict because nothing in their corpus tells the edited copy from the original, and 14% are wrong answers the abstention model lets through)',
+    'spoofed metadata: every question that is not correct is a conflict or an abstention (issue target; not met: 2 of 50 are wrong — #58 answers "Liu Yifei" where the only alias is "Yifei Liu", #69 answers the winner "Spain" to "who was the runner-up")',
   );
 });

@@ -8,7 +8,7 @@
  * Grids (objective: mean nDCG@10; R@100 is printed beside it):
  * - bm25:   k1 ∈ {0.6, 0.9, 1.2, 1.5} × b ∈ {0.3, 0.4, 0.5, 0.6, 0.75, 0.9}, stemmed and not,
  *           then the title field weight ∈ {0.5, 1, 1.5, 2, 3, 4} at the best k1/b.
- * - dense:  document representation `lead` vs `maxchunk`.
+ * - dense:  document representation `lead` vs `maxchunk` vs `maxsent`.
  * - fusion: RRF (k=60), and weighted fusion with w ∈ {0, 0.05, …, 1}.
  * Refuses a split named "test": choosing on test would make the reported numbers optimistic.
  */

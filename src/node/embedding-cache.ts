@@ -13,6 +13,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import os from 'node:os';
 import { EvidentError, assertKnownOptions } from '../core/errors';
 import type { EmbedOptions, Embedder } from '../models/embedder';
 
@@ -37,12 +38,23 @@ export interface EmbedCacheOptions {
 
 const DEFAULTS: Required<Omit<EmbedCacheOptions, 'onProgress' | 'signal' | 'batchSize'>> &
   Pick<EmbedCacheOptions, 'onProgress' | 'signal' | 'batchSize'> = Object.freeze({
-  cacheDir: '.cache/embeddings',
+  cacheDir: defaultCacheDir(),
   onProgress: undefined,
   signal: undefined,
   batchSize: undefined,
   flushEvery: 512,
 });
+
+/**
+ * The cache lives outside the checkout (`$EVIDENT_CACHE_DIR`, else `$XDG_CACHE_HOME/evident/embeddings`,
+ * else `~/.cache/evident/embeddings`) so a fresh clone on the same machine — CI's — reuses vectors
+ * computed before. It is only a cache: a cold one is refilled, at the embedder's speed.
+ */
+export function defaultCacheDir(): string {
+  if (process.env.EVIDENT_CACHE_DIR) return process.env.EVIDENT_CACHE_DIR;
+  const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
+  return path.join(base, 'evident', 'embeddings');
+}
 
 /** Where one embedder's segments live: readable, and unique per id even after sanitising. */
 export function embedderCacheDir(cacheDir: string, embedderId: string): string {

@@ -1,43 +1,143 @@
-import { useCallback, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
+import type { DocumentMetaPatch } from '../core/library-format';
+import type { AskStore } from './ask-store';
+import { AskPage } from './components/AskPage';
 import { Header } from './components/Header';
-import { LibraryPanel } from './components/LibraryPanel';
-import { ModelStatus } from './components/ModelStatus';
+import { LibraryPage } from './components/LibraryPage';
 import { Notices } from './components/Notices';
-import { ResultList } from './components/ResultList';
-import { SearchForm } from './components/SearchForm';
-import { DEMO_QUERY } from './demo';
-import type { EvidentSession, LibraryState } from './session';
+import { PassageDialog, type PassageTarget } from './components/PassageDialog';
+import { SettingsPage } from './components/SettingsPage';
+import { Tabs, panelId, tabId, type TabSpec } from './components/Tabs';
+import { DEMO_QUESTION } from './demo';
+import type { IngestStore } from './ingest-store';
+import type { EvidentSession } from './session';
+import type { SettingsStore } from './settings-store';
+import { toErrorValue } from './store';
+import type { WorkerClient } from './worker-client';
 
-/** Search is open once the library is ready, and during an ingest once stored documents are listed. */
-function searchable(library: LibraryState): boolean {
-  return library.phase === 'ready' || (library.phase === 'ingesting' && (library.documents?.length ?? 0) > 0);
+export type Page = 'library' | 'ask' | 'settings';
+
+const PAGES: readonly TabSpec<Page>[] = [
+  { id: 'library', label: 'Library' },
+  { id: 'ask', label: 'Ask' },
+  { id: 'settings', label: 'Settings' },
+];
+
+/** The page a URL hash names (#library, #ask, #settings), or null for any other hash. */
+export function pageFromHash(hash: string): Page | null {
+  const id = hash.replace(/^#/, '');
+  return PAGES.some((p) => p.id === id) ? (id as Page) : null;
 }
 
-export function App({ session }: { readonly session: EvidentSession }) {
+export interface AppProps {
+  readonly session: EvidentSession;
+  readonly ask: AskStore;
+  readonly ingest: IngestStore;
+  readonly settings: SettingsStore;
+  readonly client: Pick<WorkerClient, 'readDocument' | 'updateDocumentMeta'>;
+}
+
+export function App({ session, ask, ingest, settings, client }: AppProps) {
   const state = useSyncExternalStore(session.subscribe, session.getState);
-  const onSearch = useCallback((q: string) => void session.search(q), [session]);
+  const [page, setPage] = useState<Page>(() => pageFromHash(typeof location === 'undefined' ? '' : location.hash) ?? 'library');
+  const [question, setQuestion] = useState<string | null>(null);
+  const [passage, setPassage] = useState<PassageTarget | null>(null);
+
+  const select = useCallback((p: Page) => {
+    setPage(p);
+    // The address names the page (reload, back to it) without scrolling to an anchor.
+    history.replaceState(null, '', p === 'library' ? location.pathname + location.search : `#${p}`);
+  }, []);
+  useEffect(() => {
+    const onHash = (): void => {
+      const p = pageFromHash(location.hash);
+      if (p) setPage(p);
+    };
+    addEventListener('hashchange', onHash);
+    return () => removeEventListener('hashchange', onHash);
+  }, []);
+
+  const library = state.library;
+  const docs = library.phase === 'ready' ? library.documents : library.phase === 'ingesting' ? (library.documents ?? []) : [];
+  const hasDemo = docs.some((d) => d.docId === 'demo-remote-work-v3');
+  // The demo question is offered until the user types their own.
+  const shownQuestion = question ?? (hasDemo ? DEMO_QUESTION : '');
+
   const onDismiss = useCallback((id: number) => session.dismissNotice(id), [session]);
-  const onAddFiles = useCallback((files: File[]) => void session.addFiles(files), [session]);
-  const onRemove = useCallback((docId: string) => void session.deleteDocument(docId), [session]);
+  const onSaveDetails = useCallback(
+    async (docId: string, patch: DocumentMetaPatch): Promise<string | null> => {
+      try {
+        await client.updateDocumentMeta(docId, patch);
+        await session.refreshLibrary();
+        return null;
+      } catch (err) {
+        return toErrorValue(err).message;
+      }
+    },
+    [client, session],
+  );
+  const onPreview = useCallback((docId: string) => setPassage({ docId }), []);
+  const readDocument = useCallback(
+    (docId: string, options: { from: number; count: number }) => client.readDocument(docId, options),
+    [client],
+  );
+  const onTryDemo = useCallback(() => {
+    setQuestion(DEMO_QUESTION);
+    select('ask');
+    void ask.ask(DEMO_QUESTION);
+  }, [ask, select]);
+
   return (
     <>
-      <a className="skip-link" href="#query">
-        Skip to search
+      <a className="skip-link" href="#main">
+        Skip to the page
       </a>
       <Header />
-      <main>
+      <nav className="tabs-bar" aria-label="Pages">
+        <Tabs tabs={PAGES} selected={page} onSelect={select} label="Pages" />
+      </nav>
+      <main id="main" tabIndex={-1}>
         <Notices notices={state.notices} onDismiss={onDismiss} />
-        <div className="status-grid">
-          <ModelStatus model={state.model} pageIsolated={state.pageIsolated} />
-          <LibraryPanel
-            library={state.library}
-            onAddFiles={state.model.phase === 'ready' ? onAddFiles : undefined}
-            onRemove={onRemove}
-          />
-        </div>
-        <SearchForm disabled={!searchable(state.library)} placeholder={DEMO_QUERY} onSearch={onSearch} />
-        <ResultList search={state.search} />
+        {PAGES.map((p) => (
+          <section
+            key={p.id}
+            role="tabpanel"
+            id={panelId(p.id)}
+            aria-labelledby={tabId(p.id)}
+            hidden={page !== p.id}
+            tabIndex={0}
+            className="page"
+          >
+            {p.id === 'library' && (
+              <LibraryPage
+                session={session}
+                state={state}
+                ingest={ingest}
+                onSaveDetails={onSaveDetails}
+                onPreview={onPreview}
+                onTryDemo={onTryDemo}
+              />
+            )}
+            {p.id === 'ask' && (
+              <AskPage
+                store={ask}
+                question={shownQuestion}
+                onQuestionChange={setQuestion}
+                canAsk={docs.length > 0}
+                onOpenPassage={setPassage}
+              />
+            )}
+            {p.id === 'settings' && page === 'settings' && (
+              <SettingsPage
+                store={settings}
+                embedder={state.model.phase === 'ready' ? state.model.info : null}
+                pageIsolated={state.pageIsolated}
+              />
+            )}
+          </section>
+        ))}
       </main>
+      <PassageDialog target={passage} readDocument={readDocument} onClose={() => setPassage(null)} />
     </>
   );
 }

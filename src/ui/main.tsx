@@ -1,19 +1,30 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
+import { AskStore } from './ask-store';
 import { DEMO_DOCUMENTS } from './demo';
+import { IngestStore } from './ingest-store';
 import { EvidentSession } from './session';
+import { SettingsStore } from './settings-store';
 import { WorkerClient } from './worker-client';
 import './styles.css';
 
 // One session per page, created outside React so StrictMode never starts a second worker.
-const session = new EvidentSession(new WorkerClient(), DEMO_DOCUMENTS);
+const client = new WorkerClient();
+const session = new EvidentSession(client, DEMO_DOCUMENTS);
+const ask = new AskStore(client);
+const ingest = new IngestStore(client, { onLibraryChanged: () => void session.refreshLibrary() });
+const settings = new SettingsStore(client);
+client.subscribe((e) => {
+  // A restarted worker has reloaded the library but not the settings it reports.
+  if (e.type === 'restarted') void settings.load();
+});
 void session.start();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 createRoot(root).render(
   <StrictMode>
-    <App session={session} />
+    <App session={session} ask={ask} ingest={ingest} settings={settings} client={client} />
   </StrictMode>,
 );

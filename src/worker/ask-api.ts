@@ -327,7 +327,7 @@ export interface SettingsPatch {
   readonly priorTable?: Partial<Record<SourceType, number>>;
 }
 
-export interface AskOptions extends CallOptions {}
+export type AskOptions = CallOptions;
 
 /** What `worker.ts` exposes for the app (spread from `appApi`). */
 export interface AppApi {

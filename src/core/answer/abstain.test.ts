@@ -3,10 +3,13 @@ import type { AbstentionModel, AbstentionSignals } from './abstain';
 import {
   ABSTENTION_FEATURES,
   DEFAULT_ABSTENTION_OPTIONS,
+  MONOTONE_FEATURES,
   abstentionSignals,
   decideAbstention,
   pCorrect,
+  specificityOf,
 } from './abstain';
+import type { Answer } from './extractive';
 import { answerFromPacket } from './extractive';
 import { selectEvidence } from '../select/select';
 import { buildCorpus, candidate } from '../select/testing';
@@ -64,6 +67,39 @@ describe('decideAbstention', () => {
       expect(pCorrect({ ...base, voteSources: k + 1 }, m)).toBeGreaterThanOrEqual(
         pCorrect({ ...base, voteSources: k }, m),
       );
+  });
+});
+
+describe('fitted model', () => {
+  it('is monotone: no weight is negative, so more evidence never lowers the probability', () => {
+    const m = DEFAULT_ABSTENTION_OPTIONS.model;
+    for (const f of ABSTENTION_FEATURES) {
+      expect(MONOTONE_FEATURES.has(f)).toBe(true);
+      expect(m.weights[f]).toBeGreaterThanOrEqual(0);
+    }
+    // A settled conflict and a complete date both raise it.
+    expect(pCorrect({ ...base, settled: true }, m)).toBeGreaterThan(pCorrect({ ...base, settled: false }, m));
+    expect(pCorrect({ ...base, specificity: 1 }, m)).toBeGreaterThan(pCorrect({ ...base, specificity: 0.5 }, m));
+  });
+});
+
+describe('specificityOf', () => {
+  const answer = (text: string, kind: 'date' | 'entity' | 'number'): Answer => ({
+    kind: 'answer',
+    text,
+    sentences: [],
+    short: { text, kind, citationId: 'S1' },
+    conflict: null,
+    answerer: 'extractive',
+    votes: null,
+  });
+  it('scores how completely a short answer states its kind', () => {
+    expect(specificityOf(answer('May 29, 2020', 'date'))).toBe(1);
+    expect(specificityOf(answer('June 2020', 'date'))).toBe(0.75);
+    expect(specificityOf(answer('2020', 'date'))).toBe(0.5);
+    expect(specificityOf(answer('November 12', 'date'))).toBe(0.5);
+    expect(specificityOf(answer('Simona Halep', 'entity'))).toBe(1);
+    expect(specificityOf({ ...answer('x', 'entity'), short: null })).toBe(0);
   });
 });
 

@@ -2,22 +2,28 @@
  * Abstention: one decision from the signals the pipeline already has (RAG guide: thresholds on
  * calibrated signals, tuned on a training split, never on the test split).
  *
- * Signals:
- *   - answerScore: score of the best answer sentence (extractive.ts; 0 when there is none);
+ * Signals (* = a feature of the fitted model):
+ *   - answerScore*: score of the best answer sentence (extractive.ts; 0 when there is none);
  *   - topScore: best raw BM25 score among the retrieved candidates, per query term;
- *   - margin: (top1 − top2) / top1 of the fused retrieval scores;
+ *   - margin*: (top1 − top2) / top1 of the fused retrieval scores;
  *   - agreement: overlap of the lexical and dense top-5 sets (|∩| / 5), null without dense retrieval;
  *   - independentSources: lineage clusters among the packed sources (verify stage);
  *   - conflict: an unresolved conflict on the question;
  *   - flagged: packed sources the verifier flagged;
- *   - coverage: share of the question's rationales the packed evidence covers;
- *   - typed: whether the answer has a short answer of the asked-for kind.
+ *   - coverage*: share of the question's rationales the packed evidence covers;
+ *   - spanCoverage*: share of the rationales covered by the best sentence stating the answer value;
+ *   - typed*: whether the answer has a short answer of the asked-for kind (wh-type span present);
+ *   - specificity*: how complete that span is (a date without its year answers "when" in part);
+ *   - voteSources*, voteShare: packed passages stating the chosen value, and its share of the votes;
+ *   - settled*: the chosen value is the winner of a resolved conflict on the question (independent
+ *     support, credibility or internal consistency decided it in the verify stage).
  *
  * Decision, in order: an unresolved conflict → not asserted ('conflict'; the answer states both
  * sides); no answer sentence → 'insufficient'; an entity the question names found in no packed
  * passage → 'missing_premise'; otherwise a logistic model of "the answer is correct" over the
- * standardised signals, fitted by `src/cli/fit-abstain.ts`; below `threshold` it abstains, with
- * 'uncovered' when coverage is the weakest standardised signal and 'low_scores' otherwise.
+ * standardised features, fitted by `src/cli/fit-abstain.ts` with every weight kept ≥ 0; below
+ * `threshold` it abstains, with 'uncovered' when the answer sentence's coverage is the weakest
+ * standardised feature and 'low_scores' otherwise.
  */
 import type { Candidate } from '../types';
 import { assertKnownOptions } from '../errors';
@@ -110,9 +116,36 @@ export interface AbstentionModel {
 // BEGIN FITTED (written by `npx tsx src/cli/fit-abstain.ts --dataset ../shared/datasets/rgb-counterfactual --write`)
 // RGB ids 0–49 (train), 285 answered examples (144 correct); wrong-answer cost 1.5: at threshold 0.35 it keeps 146 answers, 128 correct.
 export const FITTED_ABSTENTION_MODEL: AbstentionModel = Object.freeze({
-  mean: Object.freeze({ answerScore: 1.6138, margin: 0.0437, coverage: 0.9549, spanCoverage: 0.7794, typed: 0.986, specificity: 0.9307, voteSources: 2.0737, settled: 0.2211 }),
-  sd: Object.freeze({ answerScore: 0.3066, margin: 0.1625, coverage: 0.1219, spanCoverage: 0.231, typed: 0.1176, specificity: 0.1844, voteSources: 1.169, settled: 0.415 }),
-  weights: Object.freeze({ answerScore: 0.0342, margin: 0.1966, coverage: 0.4183, spanCoverage: 0, typed: 0.0057, specificity: 1.164, voteSources: 1.3786, settled: 1.227 }),
+  mean: Object.freeze({
+    answerScore: 1.6138,
+    margin: 0.0437,
+    coverage: 0.9549,
+    spanCoverage: 0.7794,
+    typed: 0.986,
+    specificity: 0.9307,
+    voteSources: 2.0737,
+    settled: 0.2211,
+  }),
+  sd: Object.freeze({
+    answerScore: 0.3066,
+    margin: 0.1625,
+    coverage: 0.1219,
+    spanCoverage: 0.231,
+    typed: 0.1176,
+    specificity: 0.1844,
+    voteSources: 1.169,
+    settled: 0.415,
+  }),
+  weights: Object.freeze({
+    answerScore: 0.0342,
+    margin: 0.1966,
+    coverage: 0.4183,
+    spanCoverage: 0,
+    typed: 0.0057,
+    specificity: 1.164,
+    voteSources: 1.3786,
+    settled: 1.227,
+  }),
   bias: 0.22,
 });
 export const FITTED_ABSTENTION_THRESHOLD = 0.35;
@@ -256,9 +289,5 @@ export function decideAbstention(
   if (p >= o.threshold) return decide(false, 'none', p);
   const x = featureVector(signals);
   const z = (f: AbstentionFeature): number => (x[f] - o.model.mean[f]) / (o.model.sd[f] > 0 ? o.model.sd[f] : 1);
-  return decide(
-    true,
-    z('spanCoverage') < z('answerScore') && z('spanCoverage') < 0 ? 'uncovered' : 'low_scores',
-    p,
-  );
+  return decide(true, z('spanCoverage') < z('answerScore') && z('spanCoverage') < 0 ? 'uncovered' : 'low_scores', p);
 }

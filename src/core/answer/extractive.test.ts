@@ -40,6 +40,77 @@ describe('answerExtractive', () => {
     expect(much.short).toMatchObject({ text: '$1.65 billion', kind: 'number' });
   });
 
+  it("shows a date at its most specific and keeps a more specific date of the question's year", () => {
+    const gpt = answerExtractive({
+      question: 'When was GPT-3 released?',
+      sources: [
+        source(1, 'GPT-3 is a large language model released by OpenAI in 2020.'),
+        source(2, 'Nov 19, 2021 ... OpenAI released GPT-3 in June 2020 through a private API.'),
+      ],
+    });
+    expect(gpt.short).toMatchObject({ text: 'June 2020', kind: 'date' });
+    expect(gpt.sentences[0]!.citationId).toBe('S2');
+    const globes = answerExtractive({
+      question: 'When did the Golden Globe Awards 2020 take place?',
+      sources: [source(1, 'The 77th Golden Globe Awards took place on January 5, 2020 at the Beverly Hilton.')],
+    });
+    expect(globes.short).toMatchObject({ text: 'January 5, 2020' });
+  });
+
+  it("fills the question's slot: the value next to its predicate, not the first name in the sentence", () => {
+    const a = answerExtractive({
+      question: 'Who acquired WhatsApp?',
+      sources: [
+        source(
+          1,
+          'The service was created by WhatsApp Inc. of Mountain View, California, which was acquired by Facebook in February 2014.',
+        ),
+        source(2, 'Serena Williams lost to Bianca Andreescu. Facebook acquired WhatsApp for $19 billion.'),
+      ],
+    });
+    expect(a.short).toMatchObject({ text: 'Facebook' });
+    // A topic name made of the question's own words is not an answer.
+    const b = answerExtractive({
+      question: 'Who won the World Cup Final in 2018?',
+      sources: [source(1, 'On July 15, 2018, in Moscow, France won the FIFA World Cup final against Croatia.')],
+    });
+    expect(b.short).toMatchObject({ text: 'France' });
+  });
+
+  it('prefers the value a resolved conflict settled on, shown as the verifier found it', () => {
+    const settled: Conflict = {
+      id: 'C1',
+      kind: 'entity',
+      onQuestion: true,
+      status: 'resolved',
+      winner: 'sundar pichai',
+      resolvedBy: 'independent_sources',
+      reason: 'resolved',
+      pairs: [],
+      sides: [
+        {
+          key: 'sundar pichai',
+          display: 'Sundar Pichai',
+          candidateIds: [],
+          corroboratingIds: [],
+          support: 0.9,
+          sources: 1,
+          citationIds: [],
+        },
+      ],
+    };
+    const a = answerExtractive({
+      question: 'Who is the CEO of Google in 2021?',
+      sources: [
+        source(1, 'Apr 22, 2021 ... It is a big boost for Pichai, who leads Google as its CEO since 2015.'),
+        source(2, 'Apr 22, 2021 ... Ruth Porat, the CFO of Google, spoke to analysts in 2021.'),
+      ],
+      conflicts: [settled],
+    });
+    expect(a.short).toMatchObject({ text: 'Sundar Pichai' });
+    expect(a.votes).toMatchObject({ settled: true });
+  });
+
   it('states both sides of an unresolved conflict with citations and asserts neither', () => {
     const conflict: Conflict = {
       id: 'C1',

@@ -8,8 +8,20 @@
  *                + `typeBonus` when it holds a value of the asked-for kind that the question does not
  *                + `positionWeight` / (1 + its index in the passage) (leads state the point)
  *                + a small bonus for the passage's rank.
- * The best sentence comes first; further sentences are added greedily while they cover a rationale
- * the chosen ones do not (match gain ≥ `minGain`), up to `maxSentences`.
+ * The short answer is voted: every value of the asked-for kind that the question does not already
+ * state (a name made mostly of the question's own words restates its topic) votes with its
+ * sentence's score, one vote per passage, times
+ *   - its role: 1 for the value in the slot of the question's predicate (the nearest name before an
+ *     active "won"/"acquired", the nearest after a passive "acquired by"), else 1 for a sentence's
+ *     first value and 0.6 for the others;
+ *   - 0.3 when the passage is dated only to years the question does not ask about;
+ *   - 1.5 for a full date or a name of two or more words; 2 for the value a resolved conflict on
+ *     the question settled on (verify).
+ * Compatible values form one group ("2020" supports both "May 2020" and "June 2020", which stay
+ * apart); the winner is shown at its most specific ("May 29, 2020", not "2020"; "Garry Marshall",
+ * not "Garry") and the best sentence stating that form leads. Further sentences are added greedily
+ * while they cover a rationale the chosen ones do not (match gain ≥ `minGain`), up to
+ * `maxSentences`.
  *
  * An unresolved conflict on the question (verify stage) changes the answer: it states each side
  * with its citations and asserts neither. With no sentence that matches the question at all the
@@ -273,7 +285,7 @@ function specificity(kind: ValueKind, key: string): number {
  * subject ("Bianca Andreescu won … defeating Serena Williams"); later ones are objects or asides.
  */
 const LATER_VALUE_WEIGHT = 0.6;
-/** Tokens between a value and the predicate for the value to fill its slot. */
+/** Most tokens from a value to the predicate for the value to fill its slot. */
 const SLOT_WINDOW = 3;
 // Porter stems that miss irregular past forms ("won" → "won", "wins" → "win").
 const IRREGULAR: Readonly<Record<string, string>> = Object.freeze({
@@ -319,15 +331,30 @@ function rolesOf(s: Scored, vals: readonly KeyValue[], predicates: ReadonlySet<s
     });
     return [a, b];
   };
-  const slot = vals.map((v) => {
-    const [a, b] = span(v);
-    if (a < 0) return false;
-    return preds.some(
-      (p) =>
-        (p > b && p - b <= SLOT_WINDOW) ||
-        (a > p && a - p <= SLOT_WINDOW && toks.slice(p + 1, a).some((t) => t.lower === 'by')),
-    );
-  });
+  // A predicate followed by "by" is passive ("was acquired by Facebook"): its slot is after "by".
+  // After "to" it is an infinitive ("France beat Croatia to win"): the word before is no subject.
+  const passive = (p: number): boolean => toks[p + 1]?.lower === 'by';
+  const infinitive = (p: number): boolean => toks[p - 1]?.lower === 'to';
+  const spans = vals.map(span);
+  const slot = vals.map(() => false);
+  for (const p of preds) {
+    // The nearest value before an active predicate, or the nearest after a passive one's "by".
+    let pick = -1;
+    spans.forEach(([a, b], k) => {
+      if (a < 0) return;
+      const fits = passive(p) ? a > p && a - p <= SLOT_WINDOW : !infinitive(p) && p > b && p - b <= SLOT_WINDOW;
+      if (!fits) return;
+      const dist = passive(p) ? a - p : p - b;
+      const best =
+        pick < 0
+          ? Infinity
+          : passive(p)
+            ? (spans[pick] as [number, number])[0] - p
+            : p - (spans[pick] as [number, number])[1];
+      if (dist < best) pick = k;
+    });
+    if (pick >= 0) slot[pick] = true;
+  }
   if (slot.some(Boolean)) return slot.map((x) => (x ? 1 : LATER_VALUE_WEIGHT));
   return vals.map((_, i) => (i === 0 ? 1 : LATER_VALUE_WEIGHT));
 }
@@ -363,9 +390,7 @@ function voteAnswer(
     vals.forEach((v, pos) => {
       // A value joins every group it is compatible with as a whole ("2020" supports both "May
       // 2020" and "June 2020"; those two stay apart); else it starts a group.
-      let homes = groups.filter(
-        (x) => x.kind === v.kind && [...x.keys].every((k) => compatibleKeys(v.kind, k, v.key)),
-      );
+      let homes = groups.filter((x) => x.kind === v.kind && [...x.keys].every((k) => compatibleKeys(v.kind, k, v.key)));
       if (homes.length === 0) {
         const g: Group = {
           kind: v.kind,

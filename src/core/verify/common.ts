@@ -60,10 +60,22 @@ export function analyseText(text: string): AnalysedText {
   return { text, tokens, values, keys, masked };
 }
 
+// Key lists are compared pairwise (O(n²) in the pool): each list's set is built once.
+const keySets = new WeakMap<readonly string[], ReadonlySet<string>>();
+function keySet(keys: readonly string[]): ReadonlySet<string> {
+  let s = keySets.get(keys);
+  if (!s) {
+    s = new Set(keys);
+    keySets.set(keys, s);
+  }
+  return s;
+}
+
 /** Word-set Jaccard of two key lists, a cheap filter before the diff. */
 export function keyJaccard(a: readonly string[], b: readonly string[]): number {
-  const sa = new Set(a);
-  const sb = new Set(b);
+  const sa = keySet(a);
+  const sb = keySet(b);
+  if (sa.size > sb.size) return keyJaccard(b, a);
   if (sa.size === 0 || sb.size === 0) return 0;
   let inter = 0;
   for (const x of sa) if (sb.has(x)) inter++;

@@ -77,6 +77,134 @@ describe('detectConflicts', () => {
     expect(r.kept.map((x) => x.id)).toEqual(['a#0']);
   });
 
+  it('prefers the internally consistent version when an edit left a trace of the original', () => {
+    // Same source type, so credibility cannot decide; the edited copy still says "Barty" elsewhere.
+    const orig =
+      "Jul 10, 2021 ... World No1 Ashleigh Barty beat Karolina Pliskova in three sets to win the women's singles title at Wimbledon. Barty won 6-3, 6-7, 6-3 in the final.";
+    const edit = orig.replace('Ashleigh Barty', 'Simona Halep');
+    const lookup = setup({ a: 'government', b: 'government' }, { a: orig, b: edit });
+    const cands = deepFreeze([candidate('b#0', 0.9), candidate('a#0', 0.8)]);
+    const lin = detectLineage(cands, { lookup });
+    const r = detectConflicts(lin.kept, {
+      question: "Who won the women's singles Wimbledon in 2021?",
+      lookup,
+      clusterOf: lin.clusterOf,
+    });
+    expect(r.conflicts[0]).toMatchObject({ status: 'resolved', winner: 'ashleigh barty', resolvedBy: 'consistency' });
+    expect(r.kept.map((x) => x.id)).toEqual(['a#0']);
+    expect(r.dropped[0]!.trace.at(-1)!.reason).toMatch(
+      /edited copy of a#0 \(its text still mentions "Barty" elsewhere\)/,
+    );
+    // Without the trace the two versions stay comparable.
+    const clean = orig.replace('Barty won', 'She won');
+    const lookup2 = setup({}, { a: clean, b: clean.replace('Ashleigh Barty', 'Simona Halep') });
+    const r2 = detectConflicts([candidate('b#0', 0.9), candidate('a#0', 0.8)], {
+      question: "Who won the women's singles Wimbledon in 2021?",
+      lookup: lookup2,
+      clusterOf: new Map([
+        ['a#0', 'L1'],
+        ['b#0', 'L1'],
+      ]),
+    });
+    expect(r2.conflicts[0]!.status).toBe('unresolved');
+  });
+
+  it('counts a lowercase word or a different numbered title as no trace and no corroboration', () => {
+    const orig =
+      'Apr 25, 2021 ... Soul won the Academy Award for animated feature. The movie tells the story of Joe Gardner.';
+    const edit = orig.replace('Soul won', 'Toy Story 2 won');
+    const lookup = setup(
+      {},
+      {
+        a: orig,
+        b: edit,
+        n: 'Up and Toy Story 3 are the first two animated films nominated for best picture in 2021.',
+      },
+    );
+    const r = detectConflicts([candidate('a#0', 0.9), candidate('b#0', 0.8)], {
+      question: 'What movie won the Oscar for Best Animated Film in 2021?',
+      lookup,
+      context: [candidate('n#0', 0.3)],
+      clusterOf: new Map([
+        ['a#0', 'L1'],
+        ['b#0', 'L1'],
+      ]),
+    });
+    expect(r.conflicts[0]!.status).toBe('unresolved');
+    expect(r.conflicts[0]!.sides.every((s) => s.corroboratingIds.length === 0)).toBe(true);
+  });
+
+  it('corroborates sentence by sentence, ignores passages about another year, and accepts rounded figures', () => {
+    const a = 'View maps and results for the 2020 US election. Joe Biden wins election to be the 46th US President.';
+    const b = a.replace('Joe Biden', 'Donald Trump');
+    const clusterOf = new Map([
+      ['a#0', 'L1'],
+      ['b#0', 'L1'],
+    ]);
+    const question = 'Who won the US Presidential Election 2020?';
+    const lookup = setup(
+      {},
+      {
+        a,
+        b,
+        // Names both in one sentence, Biden alone in another: corroborates Biden.
+        n1: 'Nov 3, 2020 ... Biden Jr. was elected the 46th president. Mr. Biden defeated President Trump in Pennsylvania.',
+        // About 2021 only: says nothing about the 2020 election.
+        n2: 'Mar 15, 2021 ... Officials assess that Russian leaders preferred that President Trump win reelection.',
+      },
+    );
+    const r = detectConflicts([candidate('a#0', 0.9), candidate('b#0', 0.8)], {
+      question,
+      lookup,
+      context: [candidate('n1#0', 0.3), candidate('n2#0', 0.2)],
+      clusterOf,
+    });
+    const c = r.conflicts[0]!;
+    expect(c).toMatchObject({ status: 'resolved', winner: 'joe biden' });
+    expect(c.sides[0]!.corroboratingIds).toEqual(['n1#0']);
+    expect(c.sides[1]!.corroboratingIds).toEqual([]);
+
+    const t =
+      'Jul 22, 2020 ... Tesla reports its quarterly results. Revenue: $6.04 billion vs. $5.37 billion expected.';
+    const lookup2 = setup(
+      {},
+      {
+        a: t,
+        b: t.replace('$6.04 billion', '$1.04 billion'),
+        n: 'Jul 22, 2020 ... The automaker announced that it made $6 billion in revenue in Q2 2020.',
+      },
+    );
+    const r2 = detectConflicts([candidate('a#0', 0.9), candidate('b#0', 0.8)], {
+      question: "What was Tesla's revenue in Q2 2020?",
+      lookup: lookup2,
+      context: [candidate('n#0', 0.3)],
+      clusterOf,
+    });
+    expect(r2.conflicts[0]).toMatchObject({ status: 'resolved', winner: '6040000000usd' });
+  });
+
+  it('reads a changed date next to added words as a date disagreement', () => {
+    const lookup = setup(
+      {},
+      {
+        a: 'The game was released on December 1, 2017 in Japan, North America, Europe and Australia.',
+        b: 'The game was released on November 8, 2021 in Japan, North America, Europe and Australia.',
+        c: 'The game was released on September 14, 2018.',
+      },
+    );
+    const r = detectConflicts([candidate('a#0', 0.9), candidate('b#0', 0.8), candidate('c#0', 0.7)], {
+      question: 'When was Xenoblade Chronicles 2 released?',
+      lookup,
+    });
+    expect(r.conflicts).toHaveLength(1);
+    expect(r.conflicts[0]!.kind).toBe('date');
+    expect(r.conflicts[0]!.sides.map((s) => s.display).sort()).toEqual([
+      'December 1, 2017',
+      'November 8, 2021',
+      'September 14, 2018',
+    ]);
+  });
+
   it('does not let a cluster of low-credibility copies outvote one credible source', () => {
     const lookup = setup(
       { gov: 'government', ai1: 'ai_generated', ai2: 'ai_generated', ai3: 'ai_generated' },

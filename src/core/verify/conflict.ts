@@ -17,10 +17,21 @@
  *     about earlier versions);
  *   - a cluster whose members state different sides (a text and its edited copy) counts for the
  *     side of its more trustworthy version — current over superseded/draft, then λ higher by
- *     ≥ `lambdaGap`, then the newer effective date — and for no side when the versions are
- *     comparable (which copy is the original cannot be told);
+ *     ≥ `lambdaGap`, then the newer effective date, then *internal consistency*: an edit that
+ *     replaces a value often misses its other mentions, so a version that states side B but still
+ *     names side A elsewhere in its text ("Simona Halep beat Pliskova … Barty won 6-3"; "a 2017
+ *     game … released on July 1, 2007") carries a trace of A; when exactly one version is free of
+ *     traces and another carries its trace, the clean one speaks for the cluster. Otherwise the
+ *     versions are comparable and the cluster counts for no side;
  *   - a passage that states no side but agrees with one on the distinguishing part (the year or
- *     month of a date, a distinctive word of a name) corroborates it with `partialWeight` × λ.
+ *     month of a date, a distinctive capitalised word of a name, a rounded figure within 2 %)
+ *     corroborates it with `partialWeight` × λ. Agreement is read sentence by sentence (a sentence
+ *     naming both sides votes for neither), and a passage dated only to years the question does not
+ *     ask about is about another event and corroborates nothing. A name mention must be capitalised
+ *     and carry no number the side lacks ("Toy Story 3" is not "Toy Story 2").
+ *   Counting copies cannot separate an original from its edit: every original passage has its own
+ *   edited twin, so both sides have the same number of passages and of lineage clusters. Only
+ *   passages with no twin (corroboration) and the edit's own leftovers (consistency) can.
  *   A side wins when its support is ≥ `minSupport` and ≥ `dominance` × the runner-up's. Otherwise
  *   the conflict is unresolved: both sides are kept (a side only earlier stages had dropped is
  *   reinstated) so the answer can state both with their citations and assert neither.
@@ -449,7 +460,17 @@ function corroboratedSides(
   for (const s of sentences) {
     const f = foldText(s.text);
     const ks = sides
-      .map((side, k) => (corroborates(s, f, side, sides.filter((x) => x !== side), datePart) ? k : -1))
+      .map((side, k) =>
+        corroborates(
+          s,
+          f,
+          side,
+          sides.filter((x) => x !== side),
+          datePart,
+        )
+          ? k
+          : -1,
+      )
       .filter((k) => k >= 0);
     if (ks.length === 1) voted.add(ks[0] as number);
   }

@@ -80,13 +80,19 @@ describe('selectEvidence with verify', () => {
     expect(p.timings.verify).toBeGreaterThanOrEqual(0);
   });
 
-  it('leaves the packet as before when verify is off', async () => {
-    const p = await selectEvidence({
+  it('runs by default, and leaves the packet unverified only when switched off (verify: null)', async () => {
+    const on = await selectEvidence({
       question,
       candidates: fused(),
       chunks: corpus.chunks,
       documents: corpus.documents,
     });
+    expect(on.independentSources).not.toBeNull();
+    expect(on.candidates.some((c) => c.trace.some((e) => e.stage === 'verify'))).toBe(true);
+    const p = await selectEvidence(
+      { question, candidates: fused(), chunks: corpus.chunks, documents: corpus.documents },
+      { verify: null },
+    );
     expect(p.conflicts).toEqual([]);
     expect(p.independentSources).toBeNull();
     expect(p.candidates.every((c) => c.trace.every((e) => e.stage !== 'verify'))).toBe(true);

@@ -5,7 +5,7 @@ import { formatMs } from '../format';
 import { OUTCOME_LABEL, SOURCE_TYPE_LABEL, STATUS_LABEL } from '../labels';
 import { answerParagraphs } from '../rich-text';
 import { ChunkText, Segments } from './ChunkText';
-import { EvidenceTrail } from './EvidenceTrail';
+import { CandidateTable, EvidenceTrail } from './EvidenceTrail';
 import type { PassageTarget } from './PassageDialog';
 
 interface Props {
@@ -94,6 +94,7 @@ export function AskPage({ store, question, onQuestionChange, canAsk, onOpenPassa
             />
           </div>
           <EvidenceTrail result={result} onCite={(id) => openCitation(result, id)} />
+          <CandidateTable candidates={result.candidates} />
         </div>
       )}
     </div>

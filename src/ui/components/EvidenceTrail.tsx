@@ -31,6 +31,10 @@ export function EvidenceTrail({ result, onCite }: Props) {
         <div className="trail-card">
           <h3>Scores and the cut</h3>
           <ScoreChart curve={result.cutoff.curve} position={result.cutoff.position} rule={result.cutoff.rule} />
+          <p className="muted">
+            The cutoff kept {result.cutoff.position}; duplicates, diversity, verification and the token budget left{' '}
+            {kept}.
+          </p>
         </div>
         <div className="trail-card">
           <h3>Token budget</h3>
@@ -99,9 +103,17 @@ export function EvidenceTrail({ result, onCite }: Props) {
           </ul>
         </div>
       )}
-      <CandidateTable candidates={result.candidates} />
     </section>
   );
+}
+
+/** An excerpt without Markdown heading lines and bold markers (the trail shows the headings). */
+function excerptText(text: string): string {
+  return text
+    .replace(/^ {0,3}#{1,6}[ \t].*$/gmu, '')
+    .replace(/\*\*/gu, '')
+    .replace(/\s+/gu, ' ')
+    .trim();
 }
 
 function Budget({ used, limit }: { readonly used: number; readonly limit: number }) {
@@ -115,13 +127,14 @@ function Budget({ used, limit }: { readonly used: number; readonly limit: number
   );
 }
 
-function CandidateTable({ candidates }: { readonly candidates: readonly AskCandidate[] }) {
+/** Every candidate selection saw, with its scores, outcome, reason, flags and trace. */
+export function CandidateTable({ candidates }: { readonly candidates: readonly AskCandidate[] }) {
   const [filter, setFilter] = useState<Filter>('all');
   const shown = candidates.filter((c) => (filter === 'all' ? true : filter === 'kept' ? c.kept : !c.kept));
   const kept = candidates.filter((c) => c.kept).length;
   return (
-    <div className="trail-card">
-      <h3 id="candidates-heading">Every candidate</h3>
+    <section className="panel candidates-panel" aria-labelledby="candidates-heading">
+      <h2 id="candidates-heading">Every candidate, and what happened to it</h2>
       <fieldset className="filter">
         <legend className="visually-hidden">Show candidates</legend>
         {(
@@ -169,7 +182,7 @@ function CandidateTable({ candidates }: { readonly candidates: readonly AskCandi
                     {c.page !== null && ` · p. ${c.page}`} · {SOURCE_TYPE_LABEL[c.sourceType]}
                     {c.status !== 'current' && ` · ${c.status}`}
                   </span>
-                  <span className="excerpt">{c.excerpt}</span>
+                  <span className="excerpt">{excerptText(c.excerpt)}</span>
                 </th>
                 <td>{formatScore(c.scores.bm25)}</td>
                 <td>{formatScore(c.scores.dense)}</td>
@@ -210,6 +223,6 @@ function CandidateTable({ candidates }: { readonly candidates: readonly AskCandi
           </tbody>
         </table>
       </div>
-    </div>
+    </section>
   );
 }

@@ -41,8 +41,8 @@ function ordinalOf(chunkId: string): number {
 export function PassageDialog({ target, readDocument, onClose }: Props) {
   const ref = useRef<HTMLDialogElement>(null);
   const [view, setView] = useState<{ key: string; doc: DocumentView; from: number; to: number } | null>(null);
-  const [error, setError] = useState<EvidentErrorValue | null>(null);
-  const [loading, setLoading] = useState(false);
+  const [error, setError] = useState<{ key: string; error: EvidentErrorValue } | null>(null);
+  const [loadingMore, setLoadingMore] = useState(false);
   const key = target ? `${target.docId}|${target.chunkId ?? ''}` : '';
 
   useEffect(() => {
@@ -55,20 +55,15 @@ export function PassageDialog({ target, readDocument, onClose }: Props) {
   useEffect(() => {
     if (!target) return;
     let live = true;
+    const k = `${target.docId}|${target.chunkId ?? ''}`;
     const from = target.chunkId ? Math.max(0, ordinalOf(target.chunkId) - CONTEXT) : 0;
     const count = target.chunkId ? 2 * CONTEXT + 1 : PREVIEW;
-    setLoading(true);
-    setError(null);
     readDocument(target.docId, { from, count }).then(
       (doc) => {
-        if (!live) return;
-        setView({ key: `${target.docId}|${target.chunkId ?? ''}`, doc, from: doc.from, to: doc.from + doc.passages.length });
-        setLoading(false);
+        if (live) setView({ key: k, doc, from: doc.from, to: doc.from + doc.passages.length });
       },
       (err: unknown) => {
-        if (!live) return;
-        setError(toErrorValue(err));
-        setLoading(false);
+        if (live) setError({ key: k, error: toErrorValue(err) });
       },
     );
     return () => {
@@ -82,7 +77,7 @@ export function PassageDialog({ target, readDocument, onClose }: Props) {
     const from = direction === 'before' ? Math.max(0, view.from - step) : view.to;
     const count = direction === 'before' ? view.from - from : Math.min(step, view.doc.total - view.to);
     if (count <= 0) return;
-    setLoading(true);
+    setLoadingMore(true);
     try {
       const extra = await readDocument(target.docId, { from, count });
       setView((v) =>
@@ -100,12 +95,14 @@ export function PassageDialog({ target, readDocument, onClose }: Props) {
           : v,
       );
     } catch (err) {
-      setError(toErrorValue(err));
+      setError({ key: view.key, error: toErrorValue(err) });
     }
-    setLoading(false);
+    setLoadingMore(false);
   };
 
   const current = view && view.key === key ? view : null;
+  const failed = error && error.key === key ? error.error : null;
+  const loading = loadingMore || (target !== null && current === null && failed === null);
   const doc = current?.doc ?? null;
   const cited = target?.chunkId ? doc?.passages.find((p) => p.id === target.chunkId) : undefined;
   const title = doc?.title ?? 'Document';
@@ -137,9 +134,9 @@ export function PassageDialog({ target, readDocument, onClose }: Props) {
         </button>
       </div>
       <div className="dialog-body">
-        {error && (
+        {failed && (
           <p className="error" role="alert">
-            {error.message}
+            {failed.message}
           </p>
         )}
         {current && current.from > 0 && (

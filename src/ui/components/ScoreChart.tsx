@@ -72,7 +72,7 @@ export function ScoreChart({ curve, position, rule }: Props) {
         ))}
         <line className="cut" x1={cutX} y1={PAD.top - 4} x2={cutX} y2={H - PAD.bottom} />
         <text className="cut-label" x={Math.min(cutX + 4, W - 60)} y={PAD.top + 6}>
-          cut: {position} kept
+          cutoff: {position}
         </text>
       </svg>
       <figcaption className="muted">{RULE_LABEL[rule] ?? rule}.</figcaption>
