@@ -4,6 +4,7 @@
  *   npm run eval -- --dataset ../shared/datasets/scifact [--split test|train]
  *                   [--config name[,name]] [--json out.json] [--trec-dir dir] [--depth 1000]
  *                   [--check [test/regression.json]]
+ *   npm run eval -- --dataset ../shared/datasets/rgb-counterfactual --threat honest|spoofed [--json out.json]
  *
  * Prints nDCG@10, R@10, R@100, MRR@10, MAP and P@10 per config; `--json` writes
  * `{dataset, split, configs: [{name, metrics}]}`; `--trec-dir` writes one TREC run file per
@@ -20,6 +21,7 @@ import { formatRun } from '../core/eval/trec';
 import { loadBeir, type BeirDataset } from '../node/beir';
 import { CONFIGS, createEvalContext, getConfig, type DenseRunner, type EvalContext } from './configs';
 import { gradeRun, pinnedConfigs, readRegressionFile, type GradedMetric } from './regression';
+import { rgbMain } from './rgb';
 
 export const DEFAULT_REGRESSION_FILE = 'test/regression.json';
 
@@ -80,6 +82,8 @@ async function loadDenseRunner(): Promise<DenseRunner> {
 }
 
 async function main(argv: string[]): Promise<number> {
+  // RGB's poisoned-evidence evaluation has its own corpus per question and its own report.
+  if (argv.includes('--threat')) return rgbMain(argv);
   const { values } = parseArgs({
     args: argv,
     options: {

@@ -410,7 +410,8 @@ export function formatRgbTable(report: RgbReport): string {
   ].join('\n');
 }
 
-async function main(argv: string[]): Promise<number> {
+/** The RGB command line; `npm run eval -- --dataset <rgb dir> --threat …` lands here too. */
+export async function rgbMain(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -453,7 +454,7 @@ async function main(argv: string[]): Promise<number> {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  main(process.argv.slice(2)).then(
+  rgbMain(process.argv.slice(2)).then(
     (code) => process.exit(code),
     (err: unknown) => {
       console.error(err instanceof EvidentError ? `${err.code}: ${err.message}` : err);

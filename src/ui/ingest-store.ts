@@ -124,7 +124,8 @@ export class IngestStore extends Store<IngestState> {
     for (const job of batch) {
       const entry = this.files.get(job.id);
       if (!entry) continue;
-      this.patch(job.id, { status: 'working', phase: null, done: 0, total: 0 });
+      // It stays 'waiting' until the worker reports its first step (files go one after another).
+      this.patch(job.id, { phase: null, done: 0, total: 0, error: null });
       if (entry.file.size > MAX_FILE_BYTES) {
         this.fail(job.id, {
           code: 'file_too_large',
@@ -145,6 +146,7 @@ export class IngestStore extends Store<IngestState> {
       }
     }
     if (inputs.length === 0) return;
+    const inFlight = new Set(inputs.map((i) => i.fileId));
     const stored = new Set<string>();
     try {
       const result = await this.client.addFiles(inputs, {
@@ -157,6 +159,7 @@ export class IngestStore extends Store<IngestState> {
         },
       });
       for (const outcome of result.files) {
+        inFlight.delete(outcome.fileId);
         if (outcome.ok) {
           this.patch(outcome.fileId, { status: 'done', phase: 'done', result: outcome, error: null });
         } else if (outcome.error.code === 'pdf_password_required' || outcome.error.code === 'pdf_wrong_password') {
@@ -173,8 +176,11 @@ export class IngestStore extends Store<IngestState> {
     } catch (err) {
       // The whole call failed (the worker crashed or was cancelled): every file of it is reported.
       const error = toErrorValue(err);
-      for (const input of inputs) if (this.job(input.fileId)?.status === 'working') this.fail(input.fileId, error);
+      for (const id of inFlight) this.fail(id, error);
+      inFlight.clear();
     }
+    // A file the worker did not report on (it cannot happen): not left waiting forever.
+    for (const id of inFlight) this.fail(id, { code: 'internal', message: 'The worker did not report on this file.' });
   }
 
   private fail(id: string, error: EvidentErrorValue): void {

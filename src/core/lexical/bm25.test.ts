@@ -122,6 +122,13 @@ describe('BM25 explanations', () => {
     expect(a.terms).toEqual([expect.objectContaining({ term: 'sleep', tf: 2, queryTf: 1 })]); // title + text
   });
 
+  it('the trace is computed on read and included in JSON', () => {
+    const hit = idx.search('apnea', { k: 1 })[0]!;
+    const json = JSON.parse(JSON.stringify(hit)) as { id: string; terms: { term: string }[] };
+    expect(json.id).toBe(hit.id);
+    expect(json.terms.map((t) => t.term)).toEqual(['apnea']);
+  });
+
   it('explain(query, id) agrees with search', () => {
     const hit = idx.search('apnea pressure', { k: 3 }).find((h) => h.id === 'b')!;
     const ex = idx.explain('apnea pressure', 'b')!;

@@ -172,6 +172,7 @@ export function CandidateTable({ candidates }: { readonly candidates: readonly A
                 data-kept={c.kept}
                 data-doc-id={c.docId}
                 data-stage={c.stage}
+                data-prior={c.scores.prior}
                 className={c.kept ? 'row-kept' : 'row-dropped'}
               >
                 <td>{c.retrievalRank ?? '+'}</td>

@@ -25,9 +25,10 @@ const ROLE_LABEL = {
 export function SettingsPage({ store, embedder, pageIsolated }: Props) {
   const state = useSyncExternalStore(store.subscribe, store.getState);
   const { settings } = state;
+  // Read afresh whenever the page is shown: feedback given on the Ask page changes the λ values.
   useEffect(() => {
-    if (!settings && !state.loading) void store.load();
-  }, [settings, state.loading, store]);
+    void store.load();
+  }, [store]);
   if (!settings) {
     return (
       <div className="settings-page">

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { EvidentError } from '../core/errors';
+import type { AskProgress, AskResult, FeedbackInput, FeedbackResult } from '../worker/ask-api';
+import { AskStore } from './ask-store';
+import type { CallSignal } from './worker-client';
+
+const result = (question: string): AskResult => ({ question, outcome: 'supported', sources: [] }) as unknown as AskResult;
+
+/** A stand-in worker: answers after `gate` opens, honours the abort signal like the real client. */
+function fakeClient() {
+  const asked: string[] = [];
+  const feedback: FeedbackInput[] = [];
+  let release: () => void = () => {};
+  const client = {
+    asked,
+    feedback: async (input: FeedbackInput): Promise<FeedbackResult> => {
+      feedback.push(input);
+      if (input.verdict === 'misleading' && input.docId === 'gone') throw new EvidentError('invalid_input', 'No longer in the library.');
+      return { docId: input.docId, sourceType: 'blog', before: 0.5, after: input.verdict === 'helpful' ? 0.6 : 0.4, persistent: true };
+    },
+    ask: (q: string, opts: CallSignal & { onProgress?: (p: AskProgress) => void } = {}): Promise<AskResult> =>
+      new Promise((resolve, reject) => {
+        asked.push(q);
+        opts.onProgress?.({ phase: 'select' });
+        opts.signal?.addEventListener('abort', () => reject(new EvidentError('aborted', 'Cancelled.')));
+        release = () => resolve(result(q));
+      }),
+    release: () => release(),
+    sent: feedback,
+  };
+  return client;
+}
+
+describe('AskStore', () => {
+  it('shows progress, then the result; an empty question clears the page', async () => {
+    const client = fakeClient();
+    const store = new AskStore(client);
+    const done = store.ask('  How many days?  ');
+    expect(store.getState().ask).toMatchObject({ phase: 'asking', question: 'How many days?', step: 'select' });
+    client.release();
+    await done;
+    expect(store.getState().ask).toMatchObject({ phase: 'done', result: { question: 'How many days?' } });
+    await store.ask('   ');
+    expect(store.getState().ask).toEqual({ phase: 'idle' });
+  });
+
+  it('cancels the question in flight when a new one is asked (the older result never shows)', async () => {
+    const client = fakeClient();
+    const store = new AskStore(client);
+    const first = store.ask('first');
+    const second = store.ask('second');
+    await first;
+    expect(store.getState().ask).toMatchObject({ phase: 'asking', question: 'second' });
+    client.release();
+    await second;
+    expect(store.getState().ask).toMatchObject({ phase: 'done', result: { question: 'second' } });
+  });
+
+  it('reports errors other than a cancel', async () => {
+    const store = new AskStore({
+      ask: async () => {
+        throw new EvidentError('invalid_input', 'Type a question first.');
+      },
+      feedback: async () => {
+        throw new Error('unused');
+      },
+    });
+    await store.ask('x');
+    expect(store.getState().ask).toMatchObject({ phase: 'error', error: { code: 'invalid_input' } });
+  });
+
+  it('sends feedback with the question, records the λ change, and ignores a repeated click', async () => {
+    const client = fakeClient();
+    const store = new AskStore(client);
+    const asking = store.ask('q?');
+    client.release();
+    await asking;
+    await store.mark({ chunkId: 'd#1', docId: 'd' }, 'helpful');
+    await store.mark({ chunkId: 'd#1', docId: 'd' }, 'helpful');
+    expect(client.sent).toEqual([{ docId: 'd', chunkId: 'd#1', verdict: 'helpful', question: 'q?' }]);
+    expect(store.getState().feedback['d#1']).toMatchObject({ verdict: 'helpful', status: 'saved', result: { after: 0.6 } });
+    await store.mark({ chunkId: 'g#0', docId: 'gone' }, 'misleading');
+    expect(store.getState().feedback['g#0']).toMatchObject({ status: 'error', error: { code: 'invalid_input' } });
+  });
+});
