@@ -234,6 +234,11 @@ export interface CandidateOptions {
   readonly denseWeight: number;
   /** Hits per list before fusion (the eval CLI's trec_eval depth). */
   readonly depth: number;
+  /**
+   * Candidates handed to selection, best first: the cascade's cheap-retrieval depth (80–150, RAG
+   * guide). Selection pools 50 of them; the rest is context the verify stage searches.
+   */
+  readonly cascadeDepth: number;
 }
 
 /** The four ranked lists one query gets: BM25 and dense, over chunks and over whole abstracts. */
@@ -260,6 +265,14 @@ export function bestPerDocument(candidates: readonly Candidate[]): Candidate[] {
     out.push(c);
   }
   return out;
+}
+
+/** What selection receives: the candidates (one per document when grouping), cut to the cascade depth. */
+export function selectionCandidates(candidates: readonly Candidate[], o: CandidateOptions): Candidate[] {
+  const list = o.groupByDocument
+    ? bestPerDocument(candidates)
+    : [...candidates].sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
+  return list.slice(0, o.cascadeDepth);
 }
 
 export function createChunkRetriever(
@@ -343,11 +356,12 @@ export interface SelectionProfile {
 
 export const SCIFACT_SELECTION: SelectionProfile = Object.freeze({
   candidates: Object.freeze({
-    mode: 'chunk',
+    mode: 'doc-aggregate',
     groupByDocument: false,
-    docWeight: 0.5,
+    docWeight: 0.85,
     denseWeight: DEFAULT_DENSE_WEIGHT,
     depth: 1000,
+    cascadeDepth: 150,
   }),
   selection: Object.freeze({}),
 });
@@ -485,7 +499,7 @@ export async function measureRows(
       const packed = row.startsWith('top-')
         ? topK(q, Number(row.slice(4)), data, profile.selection.pack)
         : await selectRow(
-            profile.candidates.groupByDocument ? { ...q, candidates: bestPerDocument(q.candidates) } : q,
+            { ...q, candidates: selectionCandidates(q.candidates, profile.candidates) },
             row as SelectionRow,
             data,
             profile.selection,

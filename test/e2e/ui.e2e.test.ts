@@ -174,11 +174,18 @@ describe.skipIf(ctx.skip !== null)('the app in Chromium (Library, Ask, Settings)
     await page.getByLabel('Add documents').setInputFiles(files.map(doc));
     const jobs = page.locator('ul.jobs > li');
     await expect.poll(() => jobs.count()).toBe(4);
-    await page.waitForFunction(
-      () => [...document.querySelectorAll('ul.jobs > li')].every((li) => li.getAttribute('data-job-status') !== 'waiting' && li.getAttribute('data-job-status') !== 'working'),
-      undefined,
-      { timeout: 300_000, polling: 500 },
-    );
+    const statusesNow = () =>
+      jobs.evaluateAll((els) => els.map((e) => `${e.getAttribute('data-file-name')}: ${e.getAttribute('data-job-status')}: ${e.textContent}`));
+    await expect
+      .poll(
+        async () => {
+          const pending = (await statusesNow()).filter((s) => /: (waiting|working): /.test(s));
+          if (process.env.DEBUG_UI_E2E) console.log(pending.join(' || '));
+          return pending;
+        },
+        { timeout: 300_000, interval: 1000 },
+      )
+      .toEqual([]);
     const statuses = await jobs.evaluateAll((els) => els.map((e) => [e.getAttribute('data-file-name'), e.getAttribute('data-job-status'), e.textContent]));
     expect(statuses.map((s) => s[1]), JSON.stringify(statuses)).toEqual(['done', 'done', 'done', 'done']);
     await expect.poll(() => libraryItems().count(), { timeout: 30_000 }).toBe(before + 4);
