@@ -280,7 +280,7 @@ describe.skipIf(ctx.skip !== null)('the library in IndexedDB (Chromium)', () => 
       const alert = page.getByRole('alert').filter({ hasText: /Storage is full/ });
       await alert.waitFor({ timeout: 120_000 });
       expect(await alert.innerText()).toMatch(
-        /Storage is full: remove documents or free space\. Nothing was saved for "annual-report"\./,
+        /Storage is full: remove documents or free space\. Nothing was saved for "Annual report"\./,
       );
       await page.locator('[data-testid="library"][data-state="ready"]').waitFor({ timeout: 60_000 });
       const after = await readStored(page);

@@ -910,6 +910,32 @@ export function detectConflicts(
       capDropped.add(c.id);
     }
   }
+  // The cap is hard. Still over it: trim conflict members, weakest first — first those whose side
+  // keeps another member, then (only when the cap is smaller than the number of sides) any.
+  if (keptIds.size > o.maxKeep) {
+    const sideKey = new Map<string, string>();
+    for (const c of conflicts)
+      for (const s of c.sides)
+        for (const id of s.candidateIds) if (!sideKey.has(id)) sideKey.set(id, `${c.id}\u0000${s.display}`);
+    const keptPerSide = new Map<string, number>();
+    for (const id of keptIds) {
+      const key = sideKey.get(id);
+      if (key !== undefined) keptPerSide.set(key, (keptPerSide.get(key) ?? 0) + 1);
+    }
+    const weakestFirst = candidates.filter((c) => keptIds.has(c.id)).sort((a, b) => byScoreDesc(b, a));
+    for (const lastOfSideToo of [false, true]) {
+      for (const c of weakestFirst) {
+        if (keptIds.size <= o.maxKeep) break;
+        if (!keptIds.has(c.id)) continue;
+        const key = sideKey.get(c.id);
+        const left = key === undefined ? 0 : (keptPerSide.get(key) ?? 0);
+        if (!lastOfSideToo && left <= 1) continue;
+        keptIds.delete(c.id);
+        capDropped.add(c.id);
+        if (key !== undefined) keptPerSide.set(key, left - 1);
+      }
+    }
+  }
 
   const sideOfCandidate = new Map<string, { conflict: string; side: string }>();
   for (const c of conflicts) {
