@@ -5,6 +5,7 @@
  *                   [--config name[,name]] [--json out.json] [--trec-dir dir] [--depth 1000]
  *                   [--check [test/regression.json]]
  *   npm run eval -- --dataset ../shared/datasets/rgb-counterfactual --threat honest|spoofed [--json out.json]
+ *   npm run eval -- --dataset ../shared/datasets/scifact --ablation [--split test|train] [--json out.json]
  *
  * Prints nDCG@10, R@10, R@100, MRR@10, MAP and P@10 per config; `--json` writes
  * `{dataset, split, configs: [{name, metrics}]}`; `--trec-dir` writes one TREC run file per
@@ -22,6 +23,7 @@ import { loadBeir, type BeirDataset } from '../node/beir';
 import { CONFIGS, createEvalContext, getConfig, type DenseRunner, type EvalContext } from './configs';
 import { gradeRun, pinnedConfigs, readRegressionFile, type GradedMetric } from './regression';
 import { rgbMain } from './rgb';
+import { ablationMain } from './ablation';
 
 export const DEFAULT_REGRESSION_FILE = 'test/regression.json';
 
@@ -84,6 +86,8 @@ async function loadDenseRunner(): Promise<DenseRunner> {
 async function main(argv: string[]): Promise<number> {
   // RGB's poisoned-evidence evaluation has its own corpus per question and its own report.
   if (argv.includes('--threat')) return rgbMain(argv);
+  // The selection ablation (top-k vs the selection stages, as sets; src/cli/ablation.ts).
+  if (argv.includes('--ablation')) return ablationMain(argv);
   const { values } = parseArgs({
     args: argv,
     options: {

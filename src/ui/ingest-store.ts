@@ -149,6 +149,7 @@ export class IngestStore extends Store<IngestState> {
     const inFlight = new Set(inputs.map((i) => i.fileId));
     const stored = new Set<string>();
     try {
+      console.log('DBG page addFiles send', inputs.map((i) => i.name).join(','));
       const result = await this.client.addFiles(inputs, {
         onProgress: (p) => {
           this.patch(p.fileId, { status: 'working', phase: p.phase, done: p.done, total: p.total });
@@ -158,6 +159,7 @@ export class IngestStore extends Store<IngestState> {
           }
         },
       });
+      console.log('DBG page addFiles result', result.files.length);
       for (const outcome of result.files) {
         inFlight.delete(outcome.fileId);
         if (outcome.ok) {
@@ -176,6 +178,7 @@ export class IngestStore extends Store<IngestState> {
     } catch (err) {
       // The whole call failed (the worker crashed or was cancelled): every file of it is reported.
       const error = toErrorValue(err);
+      console.log('DBG page addFiles error', error.code, error.message);
       for (const id of inFlight) this.fail(id, error);
       inFlight.clear();
     }

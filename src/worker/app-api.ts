@@ -149,6 +149,7 @@ export function appApi(deps: AppApiDeps): AppApi {
 
     addFiles: (files, options, onProgress) =>
       run(options, onProgress, (signal, progress: (p: FileProgress) => void) => {
+        console.log('DBG addFiles call', options?.callId);
         const send = throttled(progress);
         return deps.exclusive(async (): Promise<AddFilesResult> => {
           await ready();

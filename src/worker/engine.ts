@@ -534,6 +534,7 @@ export class Engine {
       const rows = doc.rows;
       if (!this.store || rows === persisted) return;
       try {
+        console.log('DBG putVectors start', docId, rows); // DBG-UI
         await this.store.putVectors({
           docId,
           embedderId: embedder.id,
@@ -553,6 +554,7 @@ export class Engine {
         throw err;
       }
       persisted = rows;
+      console.log('DBG putVectors end', docId, rows); // DBG-UI
     };
     try {
       while (doc.rows < total) {

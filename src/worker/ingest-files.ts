@@ -77,6 +77,7 @@ export async function ingestFiles(
       outcomes.push({ fileId: file.fileId, ok: false, error });
     }
   }
+  console.log('DBG ingestFiles return');
   return { files: outcomes };
 }
 
@@ -116,6 +117,7 @@ async function ingestOne(
     ...(parsed.pages ? { pages: parsed.pages } : {}),
   };
   let stored = false;
+  console.log('DBG addDocuments start', file.name);
   const result = await engine.addDocuments([input], {
     ...(signal ? { signal } : {}),
     onProgress: (p) => {
@@ -126,6 +128,7 @@ async function ingestOne(
       }
     },
   });
+  console.log('DBG addDocuments end', file.name);
   const failed = result.failed[0];
   if (failed) return { fileId: file.fileId, ok: false, error: failed.error };
   const added = result.added[0];

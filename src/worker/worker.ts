@@ -137,7 +137,9 @@ async function run<T, P>(
     if (onProgress) void Promise.resolve(onProgress(p)).catch(() => {});
   };
   try {
-    return await asResult(() => fn(call.signal, progress));
+    const r = await asResult(() => fn(call.signal, progress));
+    console.log('DBG run result', options?.callId, r.ok); // DBG-UI
+    return r;
   } finally {
     call.done();
     releaseCallback(onProgress);

@@ -60,6 +60,7 @@ describe.skipIf(ctx.skip !== null)('the app in Chromium (Library, Ask, Settings)
     context.on('request', (r) => requests.push(r.url()));
     page = await context.newPage();
     page.on('pageerror', (e) => pageErrors.push(e.message));
+    if (process.env.DEBUG_UI_E2E) page.on('console', (m) => console.log('[console]', m.text()));
     await page.goto(ctx.baseUrl);
     await page.locator('[data-testid="model-status"][data-state="ready"]').waitFor({ timeout: 180_000 });
     await page.locator('[data-testid="library"][data-state="ready"]').waitFor({ timeout: 180_000 });

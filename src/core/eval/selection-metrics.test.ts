@@ -62,7 +62,15 @@ describe('sentenceRecall', () => {
   });
 
   it('is 1 when every gold sentence is packed and 0 when none is', () => {
-    expect(sentenceRecall(gold, new Map([['d1', new Set([2, 5, 7])], ['d2', new Set([0, 1])]]))).toBeCloseTo(1, 4);
+    expect(
+      sentenceRecall(
+        gold,
+        new Map([
+          ['d1', new Set([2, 5, 7])],
+          ['d2', new Set([0, 1])],
+        ]),
+      ),
+    ).toBeCloseTo(1, 4);
     expect(sentenceRecall(gold, new Map())).toBe(0);
   });
 

@@ -1,0 +1,279 @@
+/**
+ * The selection ablation: its units and measurement (always), and the issue's targets on the real
+ * SciFact test split (shared data: skips with a notice when ../shared is missing, fails instead
+ * under REQUIRE_SHARED=1).
+ */
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Candidate } from '../core/types';
+import type { PackedSource } from '../core/select/pack';
+import type { Embedder } from '../models/embedder';
+import { loadBeir, type BeirDataset, type BeirDoc } from '../node/beir';
+import { describeShared, sharedPath } from '../node/shared-data';
+import {
+  ablationJson,
+  bestPerDocument,
+  buildUnits,
+  loadEvidence,
+  measurePacked,
+  runAblation,
+  SCIFACT_SELECTION,
+  selectionCandidates,
+  windowAbstract,
+  type AblationReport,
+  type AblationRow,
+} from './ablation';
+import { packChunks } from './dense-run';
+
+const words = (s: string): number => s.split(' ').filter((w) => w !== '').length;
+
+const doc = (id: string, title: string, sentences: string[]): BeirDoc => ({
+  id,
+  title,
+  text: sentences.join(' '),
+  sentences,
+});
+
+describe('windowAbstract', () => {
+  it('cuts title + sentences like packChunks and keeps the sentence indices', () => {
+    const d = doc('d', 'T t', ['a a a', 'b b', 'c c c c', 'd']);
+    expect(windowAbstract(d, words, 7)).toEqual([
+      { embedText: 'T t a a a b b', from: 0, to: 2 },
+      { embedText: 'T t c c c c d', from: 2, to: 4 },
+    ]);
+  });
+
+  it('embeds exactly the texts packChunks embeds, so the dense cache hits (property)', () => {
+    const sentence = fc.oneof(
+      fc.constant(''),
+      fc.array(fc.constantFrom('a', 'b', 'c'), { minLength: 1, maxLength: 6 }).map((ws) => ws.join(' ')),
+    );
+    fc.assert(
+      fc.property(
+        fc.constantFrom('', 'T', 'Title here'),
+        fc.array(sentence, { minLength: 0, maxLength: 15 }),
+        fc.integer({ min: 1, max: 12 }),
+        (title, sentences, max) => {
+          const d = doc('d', title, sentences);
+          expect(windowAbstract(d, words, max).map((w) => w.embedText)).toEqual(packChunks(d, words, max));
+        },
+      ),
+    );
+  });
+});
+
+describe('buildUnits', () => {
+  const corpus = [doc('d1', 'Title one', ['A b c.', 'D e f.', 'G h i.']), doc('d2', 'Two', ['Only one.'])];
+  const units = buildUnits(corpus, words, 5);
+
+  it('makes linked chunks whose text is the abstract between their offsets, title as heading', () => {
+    expect(units.ids).toEqual(['d1#0', 'd1#1', 'd1#2', 'd2#0']);
+    for (const id of units.ids) {
+      const c = units.chunks.get(id)!;
+      const source = corpus.find((d) => d.id === c.docId)!;
+      expect(c.text).toBe(source.text.slice(c.start, c.end));
+      expect(c.headings).toEqual([source.title]);
+    }
+    expect(units.chunks.get('d1#0')).toMatchObject({ prevId: null, nextId: 'd1#1' });
+    expect(units.chunks.get('d1#1')).toMatchObject({ prevId: 'd1#0', nextId: 'd1#2' });
+    expect(units.chunks.get('d1#2')).toMatchObject({ prevId: 'd1#1', nextId: null });
+    expect(units.chunks.get('d2#0')).toMatchObject({ prevId: null, nextId: null });
+  });
+
+  it('records the sentences each chunk holds and embeds title + text', () => {
+    expect(units.sentences.get('d1#1')).toEqual([1]);
+    expect(units.embedTexts[1]).toBe('Title one D e f.');
+    expect(units.documents.get('d2')).toEqual({
+      id: 'd2',
+      title: 'Two',
+      sourceType: 'peer_reviewed',
+      status: 'current',
+    });
+  });
+});
+
+describe('loadEvidence', () => {
+  it('merges a query’s rationale sentences per document and rejects malformed lines', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'evident-evidence-'));
+    await writeFile(
+      path.join(dir, 'evidence-x.jsonl'),
+      [
+        '{"query-id": "1", "corpus-id": "d1", "label": "SUPPORT", "sentences": [2, 5]}',
+        '{"query-id": "1", "corpus-id": "d1", "label": "SUPPORT", "sentences": [5, 7]}',
+        '{"query-id": "1", "corpus-id": "d2", "label": "CONTRADICT", "sentences": [0]}',
+        '',
+      ].join('\n'),
+    );
+    const gold = await loadEvidence(dir, 'x');
+    expect([...gold.get('1')!.get('d1')!].sort((a, b) => a - b)).toEqual([2, 5, 7]);
+    expect([...gold.get('1')!.get('d2')!]).toEqual([0]);
+    await writeFile(path.join(dir, 'evidence-y.jsonl'), '{"query-id": "1", "corpus-id": "d1", "sentences": "2"}\n');
+    await expect(loadEvidence(dir, 'y')).rejects.toThrow(/sentences/);
+    await expect(loadEvidence(dir, 'missing')).rejects.toThrow(/evidence-missing\.jsonl/);
+  });
+});
+
+describe('measurePacked', () => {
+  it('scores the packed documents against the qrels and their sentences against the gold', () => {
+    const source = (chunkId: string): PackedSource =>
+      ({ chunkId, docId: chunkId.split('#')[0]!, candidateId: chunkId }) as PackedSource;
+    const sentences = new Map([
+      ['d1#0', [0, 1, 2]],
+      ['d1#1', [3, 4]],
+      ['d9#0', [0, 1]],
+    ]);
+    const m = measurePacked(
+      { sources: [source('d1#0'), source('d9#0')], tokens: 250 },
+      new Map([
+        ['d1', 1],
+        ['d2', 1],
+      ]),
+      new Map([['d1', new Set([1, 3])]]),
+      { sentences },
+    );
+    // Documents {d1, d9}: P 1/2, R 1/2, F1 1/2. Gold sentences of d1: 1 packed (in d1#0), 3 not.
+    expect(m).toEqual({ precision: 0.5, recall: 0.5, f1: 0.5, docs: 2, tokens: 250, sentenceRecall: 0.5 });
+  });
+});
+
+describe('candidate grouping', () => {
+  const cand = (id: string, score: number): Candidate => ({
+    id,
+    docId: id.split('#')[0]!,
+    score,
+    scores: {},
+    ranks: {},
+    trace: [],
+  });
+  const list = [cand('a#1', 0.5), cand('b#0', 0.7), cand('a#0', 0.9), cand('b#1', 0.8), cand('c#0', 0.1)];
+
+  it('keeps each document’s best chunk, best first', () => {
+    expect(bestPerDocument(list).map((c) => c.id)).toEqual(['a#0', 'b#1', 'c#0']);
+  });
+
+  it('hands selection the cascade depth, grouped or not', () => {
+    const o = { ...SCIFACT_SELECTION.candidates, cascadeDepth: 2 };
+    expect(selectionCandidates(list, { ...o, groupByDocument: false }).map((c) => c.id)).toEqual(['a#0', 'b#1']);
+    expect(selectionCandidates(list, { ...o, groupByDocument: true, cascadeDepth: 3 }).map((c) => c.id)).toEqual([
+      'a#0',
+      'b#1',
+      'c#0',
+    ]);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// The issue's targets on the SciFact test split
+// ---------------------------------------------------------------------------------------------
+
+// Dense vectors come from the embedding cache. A cold cache embeds ~29k chunks (and 300 claims)
+// at 20–35 texts a second on one CPU core: 15–25 minutes before the first assertion. Warm, the
+// whole suite takes about a minute.
+const COLD_CACHE_MS = 45 * 60_000;
+
+describeShared(
+  'selection ablation on SciFact test (targets of the evidence selection engine)',
+  ['datasets/scifact/corpus.jsonl', 'datasets/scifact/qrels/test.tsv', 'datasets/scifact/evidence-test.jsonl'],
+  () => {
+    let dataset: BeirDataset;
+    let embedder: Embedder;
+    let report: AblationReport;
+    const row = (name: AblationRow) => report.configs.find((c) => c.name === name)!.metrics;
+
+    beforeAll(async () => {
+      dataset = await loadBeir(sharedPath('datasets', 'scifact'), 'test');
+      const { loadUseEmbedderNode } = await import('../node/use-node');
+      embedder = (await loadUseEmbedderNode()).embedder;
+      report = await runAblation(dataset, { embedder });
+    }, COLD_CACHE_MS);
+
+    it('cuts every abstract exactly as the dense maxchunk run does (same texts, same cache keys)', () => {
+      const count = (t: string): number => embedder.countTokens(t);
+      for (const d of dataset.corpus) {
+        expect(windowAbstract(d, count, embedder.maxTokens).map((w) => w.embedText)).toEqual(
+          packChunks(d, count, embedder.maxTokens),
+        );
+      }
+    });
+
+    it('covers every sentence of every abstract exactly once, in order', () => {
+      const units = buildUnits(dataset.corpus, (t) => embedder.countTokens(t), embedder.maxTokens);
+      const byDoc = new Map<string, number[]>();
+      for (const id of units.ids) {
+        const docId = units.chunks.get(id)!.docId;
+        byDoc.set(docId, [...(byDoc.get(docId) ?? []), ...units.sentences.get(id)!]);
+      }
+      for (const d of dataset.corpus) {
+        expect(byDoc.get(d.id)).toEqual(d.sentences!.map((_, i) => i));
+      }
+    });
+
+    it('reports every row, over all 300 claims and the 188 with rationales, in the documented JSON shape', () => {
+      expect(report.queries).toBe(300);
+      expect(report.evidenceQueries).toBe(188);
+      expect(ablationJson(report)).toEqual({
+        dataset: 'scifact',
+        split: 'test',
+        configs: ['top-1', 'top-3', 'top-5', 'top-10', 'elbow', '+expand', '+dedup', '+mmr', 'full packet'].map(
+          (name) => ({
+            name,
+            metrics: {
+              precision: expect.any(Number),
+              recall: expect.any(Number),
+              f1: expect.any(Number),
+              docs: expect.any(Number),
+              tokens: expect.any(Number),
+              sentence_recall: expect.any(Number),
+            },
+          }),
+        ),
+      });
+    });
+
+    it('target: the full packet selects fewer documents than top-3 on average', () => {
+      expect(row('full packet').docs).toBeLessThan(row('top-3').docs);
+    });
+
+    // Guards at the measured level (test: F1 0.547, 1.15 docs, 276 tokens, sentence recall 0.485;
+    // top-1 F1 0.533, top-3 0.551 at 434 tokens / 0.597). Each fails if selection regresses.
+    it('the full packet beats top-1, top-5 and top-10 on F1 and keeps F1 ≥ 0.53', () => {
+      const f1 = row('full packet').f1;
+      expect(f1).toBeGreaterThanOrEqual(0.53);
+      for (const k of ['top-1', 'top-5', 'top-10'] as const) expect(f1).toBeGreaterThan(row(k).f1);
+    });
+
+    it('the full packet buys more sentence recall per token than top-k (above the top-1 → top-3 line)', () => {
+      const full = row('full packet');
+      const [a, b] = [row('top-1'), row('top-3')];
+      expect(full.tokens).toBeGreaterThan(a.tokens);
+      expect(full.tokens).toBeLessThan(b.tokens);
+      const line =
+        a.sentence_recall +
+        ((full.tokens - a.tokens) / (b.tokens - a.tokens)) * (b.sentence_recall - a.sentence_recall);
+      expect(full.sentence_recall).toBeGreaterThan(line);
+    });
+
+    it('the elbow alone keeps more rationale sentences than top-5, in fewer tokens, at a higher F1', () => {
+      const [elbow, top5] = [row('elbow'), row('top-5')];
+      expect(elbow.sentence_recall).toBeGreaterThan(top5.sentence_recall);
+      expect(elbow.tokens).toBeLessThan(top5.tokens);
+      expect(elbow.f1).toBeGreaterThan(top5.f1);
+    });
+
+    // Not met yet (numbers and reasons in the header of ./ablation.ts): these are expected failures, so the
+    // suite stays green while the gap is known and turns red the day they pass — then make them
+    // plain `it`. Recall needs better scores at the top (top-3 documents reach only 0.72 recall).
+    it.fails('target (not met): full packet F1 ≥ 0.60 with recall ≥ 0.70', () => {
+      expect(row('full packet').f1).toBeGreaterThanOrEqual(0.6);
+      expect(row('full packet').recall).toBeGreaterThanOrEqual(0.7);
+    });
+
+    it.fails('target (not met): sentence recall ≥ top-3’s at no more than half of top-3’s tokens', () => {
+      expect(row('full packet').sentence_recall).toBeGreaterThanOrEqual(row('top-3').sentence_recall);
+      expect(row('full packet').tokens).toBeLessThanOrEqual(row('top-3').tokens / 2);
+    });
+  },
+);
