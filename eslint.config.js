@@ -5,7 +5,16 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['dist', 'node_modules', 'public/vendor', 'public/models', 'models/**', 'coverage', 'test-results', '.cache'],
+    ignores: [
+      'dist',
+      'node_modules',
+      'public/vendor',
+      'public/models',
+      'models/**',
+      'coverage',
+      'test-results',
+      '.cache',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
@@ -32,7 +41,10 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['**/ui/**', '**/worker/**', '**/storage/**', '**/models/**', '**/cli/**', '**/node/**'], message: 'src/core must not depend on runtime folders.' },
+            {
+              group: ['**/ui/**', '**/worker/**', '**/storage/**', '**/models/**', '**/cli/**', '**/node/**'],
+              message: 'src/core must not depend on runtime folders.',
+            },
             { group: ['node:*', 'fs', 'path', 'idb', 'react', 'react-dom'], message: 'src/core is runtime-neutral.' },
           ],
         },
@@ -40,7 +52,15 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/cli/**/*.ts', 'src/node/**/*.ts', 'scripts/**/*.ts', 'test/**/*.ts', '**/*.test.ts', '*.config.ts', '*.config.js'],
+    files: [
+      'src/cli/**/*.ts',
+      'src/node/**/*.ts',
+      'scripts/**/*.ts',
+      'test/**/*.ts',
+      '**/*.test.ts',
+      '*.config.ts',
+      '*.config.js',
+    ],
     languageOptions: { globals: globals.node },
   },
 );

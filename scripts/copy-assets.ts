@@ -136,7 +136,10 @@ async function pdfjsAssetPlans(root: string): Promise<CopyPlan[]> {
       name: `pdf.js ${folder}`,
       fromDir,
       toDir: join(root, 'public/vendor/pdfjs', folder),
-      files: entries.filter((e) => e.isFile()).map((e) => e.name).sort(),
+      files: entries
+        .filter((e) => e.isFile())
+        .map((e) => e.name)
+        .sort(),
     });
   }
   return plans;

@@ -41,7 +41,8 @@ function parseArgs(argv: readonly string[]): Args {
     else if (a === '--json') args.json = argv[++i];
     else throw new Error(`bench: unknown argument "${a}". Allowed: --sizes, --queries, --no-embed, --json FILE.`);
   }
-  if (args.sizes.some((n) => !Number.isInteger(n) || n < 1)) throw new Error('bench: --sizes must be positive integers');
+  if (args.sizes.some((n) => !Number.isInteger(n) || n < 1))
+    throw new Error('bench: --sizes must be positive integers');
   return args;
 }
 
@@ -256,7 +257,8 @@ async function main(): Promise<void> {
     printTable(`lexical, ${n} chunks`, lex);
     const dense = denseRows(n, 512, Math.min(100, args.queries));
     printTable(`dense 512-d exact scan, ${n} chunks`, dense);
-    for (const r of [...lex, ...dense]) out.configs.push({ name: r.name, corpus: `synthetic-${n}`, metrics: r.metrics });
+    for (const r of [...lex, ...dense])
+      out.configs.push({ name: r.name, corpus: `synthetic-${n}`, metrics: r.metrics });
   }
 
   if (args.embed) {

@@ -39,7 +39,9 @@ export interface AppProps {
 
 export function App({ session, ask, ingest, settings, client }: AppProps) {
   const state = useSyncExternalStore(session.subscribe, session.getState);
-  const [page, setPage] = useState<Page>(() => pageFromHash(typeof location === 'undefined' ? '' : location.hash) ?? 'library');
+  const [page, setPage] = useState<Page>(
+    () => pageFromHash(typeof location === 'undefined' ? '' : location.hash) ?? 'library',
+  );
   const [question, setQuestion] = useState<string | null>(null);
   const [passage, setPassage] = useState<PassageTarget | null>(null);
 
@@ -58,7 +60,8 @@ export function App({ session, ask, ingest, settings, client }: AppProps) {
   }, []);
 
   const library = state.library;
-  const docs = library.phase === 'ready' ? library.documents : library.phase === 'ingesting' ? (library.documents ?? []) : [];
+  const docs =
+    library.phase === 'ready' ? library.documents : library.phase === 'ingesting' ? (library.documents ?? []) : [];
   const hasDemo = docs.some((d) => d.docId === 'demo-remote-work-v3');
   // The demo question is offered until the user types their own.
   const shownQuestion = question ?? (hasDemo ? DEMO_QUESTION : '');

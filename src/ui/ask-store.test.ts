@@ -4,7 +4,8 @@ import type { AskProgress, AskResult, FeedbackInput, FeedbackResult } from '../w
 import { AskStore } from './ask-store';
 import type { CallSignal } from './worker-client';
 
-const result = (question: string): AskResult => ({ question, outcome: 'supported', sources: [] }) as unknown as AskResult;
+const result = (question: string): AskResult =>
+  ({ question, outcome: 'supported', sources: [] }) as unknown as AskResult;
 
 /** A stand-in worker: answers after `gate` opens, honours the abort signal like the real client. */
 function fakeClient() {
@@ -15,8 +16,15 @@ function fakeClient() {
     asked,
     feedback: async (input: FeedbackInput): Promise<FeedbackResult> => {
       feedback.push(input);
-      if (input.verdict === 'misleading' && input.docId === 'gone') throw new EvidentError('invalid_input', 'No longer in the library.');
-      return { docId: input.docId, sourceType: 'blog', before: 0.5, after: input.verdict === 'helpful' ? 0.6 : 0.4, persistent: true };
+      if (input.verdict === 'misleading' && input.docId === 'gone')
+        throw new EvidentError('invalid_input', 'No longer in the library.');
+      return {
+        docId: input.docId,
+        sourceType: 'blog',
+        before: 0.5,
+        after: input.verdict === 'helpful' ? 0.6 : 0.4,
+        persistent: true,
+      };
     },
     ask: (q: string, opts: CallSignal & { onProgress?: (p: AskProgress) => void } = {}): Promise<AskResult> =>
       new Promise((resolve, reject) => {
@@ -42,6 +50,22 @@ describe('AskStore', () => {
     expect(store.getState().ask).toMatchObject({ phase: 'done', result: { question: 'How many days?' } });
     await store.ask('   ');
     expect(store.getState().ask).toEqual({ phase: 'idle' });
+  });
+
+  it('ignores progress that arrives after the result', async () => {
+    let late: (() => void) | null = null;
+    const store = new AskStore({
+      ask: async (q: string, opts: { onProgress?: (p: AskProgress) => void } = {}) => {
+        late = () => opts.onProgress?.({ phase: 'validate' });
+        return result(q);
+      },
+      feedback: async () => {
+        throw new Error('unused');
+      },
+    });
+    await store.ask('q');
+    late!();
+    expect(store.getState().ask.phase).toBe('done');
   });
 
   it('cancels the question in flight when a new one is asked (the older result never shows)', async () => {
@@ -78,7 +102,11 @@ describe('AskStore', () => {
     await store.mark({ chunkId: 'd#1', docId: 'd' }, 'helpful');
     await store.mark({ chunkId: 'd#1', docId: 'd' }, 'helpful');
     expect(client.sent).toEqual([{ docId: 'd', chunkId: 'd#1', verdict: 'helpful', question: 'q?' }]);
-    expect(store.getState().feedback['d#1']).toMatchObject({ verdict: 'helpful', status: 'saved', result: { after: 0.6 } });
+    expect(store.getState().feedback['d#1']).toMatchObject({
+      verdict: 'helpful',
+      status: 'saved',
+      result: { after: 0.6 },
+    });
     await store.mark({ chunkId: 'g#0', docId: 'gone' }, 'misleading');
     expect(store.getState().feedback['g#0']).toMatchObject({ status: 'error', error: { code: 'invalid_input' } });
   });

@@ -51,16 +51,23 @@ export class AskStore extends Store<AskState> {
     this.run = run;
     this.set({ ask: { phase: 'asking', question: q, step: 'retrieve' }, feedback: {} });
     const t0 = performance.now();
+    // Progress travels on its own message port and can arrive after the result: ignore it then.
+    let settled = false;
     try {
       const result = await this.client.ask(q, {
         signal: run.signal,
         onProgress: (p) => {
-          if (!run.signal.aborted && p.phase !== 'done') this.set({ ask: { phase: 'asking', question: q, step: p.phase } });
+          if (!settled && !run.signal.aborted && p.phase !== 'done') {
+            this.set({ ask: { phase: 'asking', question: q, step: p.phase } });
+          }
         },
       });
+      settled = true;
       if (!run.signal.aborted) this.set({ ask: { phase: 'done', result, ms: performance.now() - t0 } });
     } catch (err) {
-      if (!run.signal.aborted && !isAbort(err)) this.set({ ask: { phase: 'error', question: q, error: toErrorValue(err) } });
+      settled = true;
+      if (!run.signal.aborted && !isAbort(err))
+        this.set({ ask: { phase: 'error', question: q, error: toErrorValue(err) } });
     }
   }
 

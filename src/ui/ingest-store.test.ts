@@ -11,7 +11,10 @@ class FakeFiles {
   calls: FileInput[][] = [];
   detachedAfterCall: boolean[] = [];
   constructor(private readonly answer: (f: FileInput) => AddFilesResult['files'][number]) {}
-  async addFiles(files: readonly FileInput[], opts: { onProgress?: (p: FileProgress) => void } = {}): Promise<AddFilesResult> {
+  async addFiles(
+    files: readonly FileInput[],
+    opts: { onProgress?: (p: FileProgress) => void } = {},
+  ): Promise<AddFilesResult> {
     this.calls.push([...files]);
     const out = [];
     for (const [index, f] of files.entries()) {
@@ -66,9 +69,27 @@ describe('IngestStore', () => {
     expect(changed).toBe(3);
   });
 
+  it('ignores progress that arrives after the result (it travels on another message port)', async () => {
+    let late: (() => void) | null = null;
+    const client = {
+      addFiles: async (files: readonly FileInput[], opts: { onProgress?: (p: FileProgress) => void } = {}) => {
+        const f = files[0]!;
+        late = () => opts.onProgress?.({ fileId: f.fileId, index: 0, count: 1, phase: 'done', done: 1, total: 1 });
+        return { files: [ok(f)] };
+      },
+    };
+    const store = new IngestStore(client);
+    store.add([new File(['a'], 'a.md')]);
+    await until(() => store.getState().jobs[0]!.status === 'done');
+    late!();
+    expect(store.getState().jobs[0]!.status).toBe('done');
+  });
+
   it('reports a failed file with its message and keeps the others', async () => {
     const client = new FakeFiles((f) =>
-      f.name === 'bad.docx' ? { fileId: f.fileId, ok: false, error: { code: 'not_docx', message: 'This is a Word 97 file.' } } : ok(f),
+      f.name === 'bad.docx'
+        ? { fileId: f.fileId, ok: false, error: { code: 'not_docx', message: 'This is a Word 97 file.' } }
+        : ok(f),
     );
     const store = new IngestStore(client);
     store.add([new File(['x'], 'bad.docx'), new File(['y'], 'good.md')]);

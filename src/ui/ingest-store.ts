@@ -14,7 +14,8 @@ import type { WorkerClient } from './worker-client';
 export const MAX_FILE_BYTES = 100 * 1024 * 1024;
 
 /** What the file picker offers (the parser still decides by the bytes). */
-export const ACCEPTED_FILES = '.pdf,.docx,.html,.htm,.md,.markdown,.txt,application/pdf,text/html,text/markdown,text/plain';
+export const ACCEPTED_FILES =
+  '.pdf,.docx,.html,.htm,.md,.markdown,.txt,application/pdf,text/html,text/markdown,text/plain';
 
 export type JobStatus = 'waiting' | 'working' | 'done' | 'failed' | 'password';
 
@@ -65,7 +66,18 @@ export class IngestStore extends Store<IngestState> {
     const jobs = files.map((file): IngestJob => {
       const id = `f${this.nextId++}`;
       this.files.set(id, { file });
-      return { id, name: file.name, size: file.size, status: 'waiting', phase: null, done: 0, total: 0, error: null, result: null, wrongPassword: false };
+      return {
+        id,
+        name: file.name,
+        size: file.size,
+        status: 'waiting',
+        phase: null,
+        done: 0,
+        total: 0,
+        error: null,
+        result: null,
+        wrongPassword: false,
+      };
     });
     this.set({ jobs: [...this.getState().jobs, ...jobs] });
     void this.pump();
@@ -142,16 +154,21 @@ export class IngestStore extends Store<IngestState> {
           ...(entry.password !== undefined ? { password: entry.password } : {}),
         });
       } catch (err) {
-        this.fail(job.id, { code: 'invalid_input', message: `The browser could not read this file (${toErrorValue(err).message}).` });
+        this.fail(job.id, {
+          code: 'invalid_input',
+          message: `The browser could not read this file (${toErrorValue(err).message}).`,
+        });
       }
     }
     if (inputs.length === 0) return;
     const inFlight = new Set(inputs.map((i) => i.fileId));
     const stored = new Set<string>();
     try {
-      console.log('DBG page addFiles send', inputs.map((i) => i.name).join(','));
       const result = await this.client.addFiles(inputs, {
         onProgress: (p) => {
+          // Progress travels on its own message port, so an event can arrive after the call's
+          // result: a file whose outcome is in is not moved back to 'working'.
+          if (!inFlight.has(p.fileId)) return;
           this.patch(p.fileId, { status: 'working', phase: p.phase, done: p.done, total: p.total });
           if ((p.phase === 'index' || p.phase === 'done') && !stored.has(p.fileId)) {
             stored.add(p.fileId);
@@ -159,7 +176,6 @@ export class IngestStore extends Store<IngestState> {
           }
         },
       });
-      console.log('DBG page addFiles result', result.files.length);
       for (const outcome of result.files) {
         inFlight.delete(outcome.fileId);
         if (outcome.ok) {
@@ -178,7 +194,6 @@ export class IngestStore extends Store<IngestState> {
     } catch (err) {
       // The whole call failed (the worker crashed or was cancelled): every file of it is reported.
       const error = toErrorValue(err);
-      console.log('DBG page addFiles error', error.code, error.message);
       for (const id of inFlight) this.fail(id, error);
       inFlight.clear();
     }

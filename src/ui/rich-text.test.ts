@@ -12,7 +12,9 @@ describe('inlineSegments', () => {
   });
 
   it('keeps markup-looking text as text (React escapes it)', () => {
-    expect(inlineSegments('<img src=x onerror=alert(1)>')).toEqual([{ kind: 'text', text: '<img src=x onerror=alert(1)>' }]);
+    expect(inlineSegments('<img src=x onerror=alert(1)>')).toEqual([
+      { kind: 'text', text: '<img src=x onerror=alert(1)>' },
+    ]);
   });
 });
 
@@ -26,7 +28,9 @@ describe('citationIds', () => {
 
 describe('answerParagraphs', () => {
   it('splits paragraphs and turns citation groups into citation segments', () => {
-    const ps = answerParagraphs('three days [S1]\n\nYou may work **three days**. [S1] The allowance is EUR 600. [S2, S3]');
+    const ps = answerParagraphs(
+      'three days [S1]\n\nYou may work **three days**. [S1] The allowance is EUR 600. [S2, S3]',
+    );
     expect(ps).toHaveLength(2);
     expect(ps[0]).toEqual([
       { kind: 'text', text: 'three days ' },
@@ -37,7 +41,10 @@ describe('answerParagraphs', () => {
   });
 
   it('drops a heading marker that opens a paragraph', () => {
-    expect(answerParagraphs('### 2.2 Working abroad [S3]')[0]![0]).toEqual({ kind: 'text', text: '2.2 Working abroad ' });
+    expect(answerParagraphs('### 2.2 Working abroad [S3]')[0]![0]).toEqual({
+      kind: 'text',
+      text: '2.2 Working abroad ',
+    });
   });
 });
 
@@ -53,7 +60,9 @@ describe('highlightSegments', () => {
   });
 
   it('returns plain text when nothing matches, and merges overlapping marks', () => {
-    expect(highlightSegments(passage, ['not in the passage at all'])).toEqual([{ kind: 'text', text: plainText(passage) }]);
+    expect(highlightSegments(passage, ['not in the passage at all'])).toEqual([
+      { kind: 'text', text: plainText(passage) },
+    ]);
     const merged = highlightSegments('abcdefghij klmnopqrst', ['abcdefghij kl', 'ghij klmnop']);
     expect(merged).toEqual([
       { kind: 'mark', text: 'abcdefghij klmnop' },

@@ -228,4 +228,18 @@ describe('EvidentSession', () => {
     });
     expect(s.getState().library).toMatchObject({ phase: 'ready', chunks: 4 });
   });
+
+  it('refreshLibrary lists documents added outside addFiles (files through the parsers)', async () => {
+    const f = fakeClient();
+    const s = new EvidentSession(f.client as never, DOCS, true);
+    await s.refreshLibrary();
+    // Before the library is open there is nothing to refresh.
+    expect(s.getState().library).toEqual({ phase: 'idle' });
+    await s.start();
+    f.added.push('file:report.pdf');
+    await s.refreshLibrary();
+    const lib = s.getState().library;
+    expect(lib.phase === 'ready' && lib.documents.map((d) => d.docId)).toEqual(['a', 'b', 'file:report.pdf']);
+    expect(lib).toMatchObject({ phase: 'ready', chunks: 3 });
+  });
 });

@@ -38,7 +38,10 @@ export class SettingsStore extends Store<SettingsState> {
     try {
       this.set({ settings: await this.client.getSettings(), loading: false });
     } catch (err) {
-      this.set({ loading: false, message: { kind: 'error', text: `Settings could not be read: ${toErrorValue(err).message}` } });
+      this.set({
+        loading: false,
+        message: { kind: 'error', text: `Settings could not be read: ${toErrorValue(err).message}` },
+      });
     }
   }
 
@@ -47,7 +50,10 @@ export class SettingsStore extends Store<SettingsState> {
   }
 
   async reset(): Promise<boolean> {
-    return this.save(() => this.client.resetSettings(), 'Every setting is back to its default, and feedback was forgotten.');
+    return this.save(
+      () => this.client.resetSettings(),
+      'Every setting is back to its default, and feedback was forgotten.',
+    );
   }
 
   /** Loads (or, for Embedded, releases) the profile's Transformers.js models. */
@@ -66,16 +72,20 @@ export class SettingsStore extends Store<SettingsState> {
     const run = new AbortController();
     this.profileRun = run;
     this.set({ profileLoad: { phase: 'loading', progress: null } });
+    // Progress can arrive after the result (another message port): ignore it then.
+    let settled = false;
     try {
       const result = await this.client.loadProfile(profile, {
         allowRemote,
         signal: run.signal,
         onProgress: (progress) => {
-          if (!run.signal.aborted) this.set({ profileLoad: { phase: 'loading', progress } });
+          if (!settled && !run.signal.aborted) this.set({ profileLoad: { phase: 'loading', progress } });
         },
       });
+      settled = true;
       if (!run.signal.aborted) this.set({ profileLoad: { phase: 'ready', result } });
     } catch (err) {
+      settled = true;
       if (!run.signal.aborted && !isAbort(err)) this.set({ profileLoad: { phase: 'error', error: toErrorValue(err) } });
     }
   }

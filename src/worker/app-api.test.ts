@@ -19,7 +19,11 @@ beforeEach(async () => {
 
 function store(): SettingsStore {
   const map = new Map<string, unknown>();
-  return { getSetting: async (k) => map.get(k), setSetting: async (k, v) => void map.set(k, v), priors: new MemoryPriorStore() };
+  return {
+    getSetting: async (k) => map.get(k),
+    setSetting: async (k, v) => void map.set(k, v),
+    priors: new MemoryPriorStore(),
+  };
 }
 
 describe('readDocumentView', () => {
@@ -44,7 +48,10 @@ describe('recordFeedback', () => {
     const settings = new SettingsHost(() => kept);
     const log: FeedbackRecord[] = [];
     const feedbackLog = () => ({ addFeedback: async (r: FeedbackRecord) => log.push(r) });
-    const up = await recordFeedback({ engine, settings, feedbackLog }, { docId: 'h', verdict: 'helpful', chunkId: 'h#1', question: 'q?' });
+    const up = await recordFeedback(
+      { engine, settings, feedbackLog },
+      { docId: 'h', verdict: 'helpful', chunkId: 'h#1', question: 'q?' },
+    );
     expect(up.before).toBe(DEFAULT_SOURCE_LAMBDAS.blog);
     expect(up.after).toBeGreaterThan(up.before);
     expect(up.persistent).toBe(true);
@@ -67,7 +74,9 @@ describe('recordFeedback', () => {
 
   it('rejects unknown verdicts and documents', async () => {
     const settings = new SettingsHost(() => null);
-    await expect(recordFeedback({ engine, settings }, { docId: 'h', verdict: 'meh' as never })).rejects.toThrow(/verdict/);
+    await expect(recordFeedback({ engine, settings }, { docId: 'h', verdict: 'meh' as never })).rejects.toThrow(
+      /verdict/,
+    );
     await expect(recordFeedback({ engine, settings }, { docId: 'x', verdict: 'helpful' })).rejects.toThrow(/no longer/);
   });
 });
@@ -88,7 +97,17 @@ describe('appApi', () => {
 
   it('adds files and asks about them through the API, errors as values', async () => {
     const a = api();
-    const added = await a.addFiles([{ fileId: '1', name: 'leave.md', mimeType: '', bytes: bytesOf('# Leave\n\nEmployees receive 28 days of annual leave per year.\n') }], {});
+    const added = await a.addFiles(
+      [
+        {
+          fileId: '1',
+          name: 'leave.md',
+          mimeType: '',
+          bytes: bytesOf('# Leave\n\nEmployees receive 28 days of annual leave per year.\n'),
+        },
+      ],
+      {},
+    );
     expect(added).toMatchObject({ ok: true, value: { files: [{ ok: true, docId: 'file:leave.md' }] } });
     const asked = await a.ask('How many days of annual leave do employees receive?', {});
     expect(asked.ok).toBe(true);
@@ -102,7 +121,10 @@ describe('appApi', () => {
     const a = api();
     const updated = await a.updateSettings({ values: { budget: 700 } });
     expect(updated).toMatchObject({ ok: true, value: { values: { budget: 700 } } });
-    expect(await a.updateSettings({ values: { budget: 1 } })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(await a.updateSettings({ values: { budget: 1 } })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input' },
+    });
     const reset = await a.resetSettings();
     expect(reset).toMatchObject({ ok: true, value: { values: { budget: 3000 } } });
   });

@@ -64,7 +64,8 @@ export function readDocumentView(engine: AppEngine, docId: string, options: Read
   if (!found) throw new EvidentError('invalid_input', 'This document is no longer in the library.');
   const from = options.from ?? 0;
   const count = options.count ?? READ_DEFAULT_COUNT;
-  if (!Number.isInteger(from) || from < 0) throw new EvidentError('invalid_option', 'readDocument: from must be a whole number ≥ 0.');
+  if (!Number.isInteger(from) || from < 0)
+    throw new EvidentError('invalid_option', 'readDocument: from must be a whole number ≥ 0.');
   if (!Number.isInteger(count) || count < 1 || count > READ_MAX_COUNT) {
     throw new EvidentError('invalid_option', `readDocument: count must be a whole number from 1 to ${READ_MAX_COUNT}.`);
   }
@@ -93,12 +94,19 @@ export function readDocumentView(engine: AppEngine, docId: string, options: Read
 }
 
 /** One helpful / misleading judgement: moves the document's λ, stores the state, logs the mark. */
-export async function recordFeedback(deps: Pick<AppApiDeps, 'engine' | 'settings' | 'feedbackLog'>, input: FeedbackInput, now = Date.now()): Promise<FeedbackResult> {
+export async function recordFeedback(
+  deps: Pick<AppApiDeps, 'engine' | 'settings' | 'feedbackLog'>,
+  input: FeedbackInput,
+  now = Date.now(),
+): Promise<FeedbackResult> {
   if (typeof input !== 'object' || input === null || typeof input.docId !== 'string') {
     throw new EvidentError('invalid_input', 'feedback: expected { docId, verdict }.');
   }
   if (input.verdict !== 'helpful' && input.verdict !== 'misleading') {
-    throw new EvidentError('invalid_input', `feedback: verdict must be helpful or misleading, got "${String(input.verdict)}".`);
+    throw new EvidentError(
+      'invalid_input',
+      `feedback: verdict must be helpful or misleading, got "${String(input.verdict)}".`,
+    );
   }
   const found = deps.engine.documentChunks(input.docId);
   if (!found) throw new EvidentError('invalid_input', 'This document is no longer in the library.');
@@ -149,7 +157,6 @@ export function appApi(deps: AppApiDeps): AppApi {
 
     addFiles: (files, options, onProgress) =>
       run(options, onProgress, (signal, progress: (p: FileProgress) => void) => {
-        console.log('DBG addFiles call', options?.callId);
         const send = throttled(progress);
         return deps.exclusive(async (): Promise<AddFilesResult> => {
           await ready();

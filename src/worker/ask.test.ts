@@ -115,7 +115,8 @@ describe('ask on the demo library', () => {
     expect(result.cutoff.position).toBeLessThanOrEqual(curve.length);
     expect(result.rationales.length).toBeGreaterThanOrEqual(2);
     expect(result.rationales.every((r) => r.covered)).toBe(true);
-    for (const r of result.rationales) for (const id of r.supportingIds) expect(result.sources.map((s) => s.citationId)).toContain(id);
+    for (const r of result.rationales)
+      for (const id of r.supportingIds) expect(result.sources.map((s) => s.citationId)).toContain(id);
     expect(result.budget.limit).toBe(DEFAULT_APP_SETTINGS.budget);
     expect(result.budget.used).toBeGreaterThan(0);
     expect(result.budget.used).toBeLessThanOrEqual(result.budget.limit);
@@ -147,7 +148,10 @@ describe('ask with settings and priors', () => {
   });
 
   it('abstains with a reason and a suggestion when nothing in the library answers', async () => {
-    const r = await ask({ engine, settings: memorySettings() }, 'What is the boiling point of liquid nitrogen in kelvin?');
+    const r = await ask(
+      { engine, settings: memorySettings() },
+      'What is the boiling point of liquid nitrogen in kelvin?',
+    );
     expect(r.outcome).toBe('abstain');
     expect(r.reason).toMatch(/\w/);
     expect(r.suggestion).toMatch(/\w/);
@@ -171,7 +175,10 @@ describe('ask with settings and priors', () => {
 
 describe('selectionOptions', () => {
   it('makes the budget setting the pack limit exactly and bounds the cutoff and MMR', () => {
-    const o = selectionOptions({ ...DEFAULT_APP_SETTINGS, budget: 1234, mmrLambda: 0.5, cutoffBounds: { min: 2, max: 7 } }, 'q?');
+    const o = selectionOptions(
+      { ...DEFAULT_APP_SETTINGS, budget: 1234, mmrLambda: 0.5, cutoffBounds: { min: 2, max: 7 } },
+      'q?',
+    );
     expect(o.maxEvidence).toBe(7);
     expect(o.cutoff).toEqual({ minKeep: 2, maxKeep: 7 });
     expect(o.mmr).toEqual({ lambda: 0.5 });
@@ -195,7 +202,9 @@ describe('outcomeOfAsk', () => {
     expect(
       outcomeOfAsk({ kind: 'answer' }, { outcome: 'unsupported', reason: 'r', suggestion: 's' }, none, packet).outcome,
     ).toBe('abstain');
-    expect(outcomeOfAsk({ kind: 'answer' }, { outcome: 'partial', reason: 'r', suggestion: 's' }, none, packet)).toEqual({
+    expect(
+      outcomeOfAsk({ kind: 'answer' }, { outcome: 'partial', reason: 'r', suggestion: 's' }, none, packet),
+    ).toEqual({
       outcome: 'partial',
       reason: 'r',
       suggestion: 's',

@@ -185,24 +185,22 @@ export async function ask(deps: AskDeps, question: string, cb: AskCallbacks = {}
       supportingIds: r.supportingIds,
       candidateIds: r.candidateIds,
     })),
-    conflicts: packet.conflicts.map(
-      (c): AskConflict => ({
-        id: c.id,
-        kind: c.kind,
-        onQuestion: c.onQuestion,
-        status: c.status,
-        winner: c.winner,
-        resolvedBy: c.resolvedBy,
-        reason: c.reason,
-        sides: c.sides.map((s) => ({
-          key: s.key,
-          display: s.display,
-          support: s.support,
-          candidateIds: s.candidateIds,
-          citationIds: s.citationIds,
-        })),
-      }),
-    ),
+    conflicts: packet.conflicts.map((c): AskConflict => ({
+      id: c.id,
+      kind: c.kind,
+      onQuestion: c.onQuestion,
+      status: c.status,
+      winner: c.winner,
+      resolvedBy: c.resolvedBy,
+      reason: c.reason,
+      sides: c.sides.map((s) => ({
+        key: s.key,
+        display: s.display,
+        support: s.support,
+        candidateIds: s.candidateIds,
+        citationIds: s.citationIds,
+      })),
+    })),
     flags: packet.flags.map((f) => ({
       kind: f.kind,
       candidateId: f.candidateId,
@@ -245,7 +243,7 @@ const REASONS: Readonly<Record<string, string>> = Object.freeze({
   conflict: 'The sources disagree, and none of them is clearly more authoritative or more recent.',
   insufficient: 'No passage in your documents answers this question.',
   missing_premise: 'Your documents do not mention what the question is about.',
-  uncovered: 'The evidence covers only part of the question.',
+  uncovered: 'The best answer sentence covers only part of the question.',
   low_scores: 'The passages found match the question only weakly.',
 });
 
@@ -315,7 +313,9 @@ function toAskAnswer(answer: Answer, validation: Validation): AskAnswer {
       supported: c.supported,
       problem: c.problem,
     })),
-    short: answer.short ? { text: answer.short.text, kind: answer.short.kind, citationId: answer.short.citationId } : null,
+    short: answer.short
+      ? { text: answer.short.text, kind: answer.short.kind, citationId: answer.short.citationId }
+      : null,
     answerer: answer.answerer,
   };
 }

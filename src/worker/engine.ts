@@ -534,7 +534,6 @@ export class Engine {
       const rows = doc.rows;
       if (!this.store || rows === persisted) return;
       try {
-        console.log('DBG putVectors start', docId, rows); // DBG-UI
         await this.store.putVectors({
           docId,
           embedderId: embedder.id,
@@ -554,7 +553,6 @@ export class Engine {
         throw err;
       }
       persisted = rows;
-      console.log('DBG putVectors end', docId, rows); // DBG-UI
     };
     try {
       while (doc.rows < total) {

@@ -38,7 +38,13 @@ describe('ingestFiles', () => {
       { onProgress: (p) => progress.push(p), onStored: (id) => stored.push(id) },
     );
     const out = ok(r.files[0]);
-    expect(out).toMatchObject({ fileId: 'f1', docId: 'file:leave.md', title: 'Leave Policy', format: 'markdown', pages: null });
+    expect(out).toMatchObject({
+      fileId: 'f1',
+      docId: 'file:leave.md',
+      title: 'Leave Policy',
+      format: 'markdown',
+      pages: null,
+    });
     expect(out.chunks).toBeGreaterThanOrEqual(1);
     expect(stored).toEqual(['file:leave.md']);
     const phases = [...new Set(progress.map((p) => p.phase))];
@@ -73,7 +79,9 @@ describe('ingestFiles', () => {
     const c = new AbortController();
     c.abort();
     await expect(
-      ingestFiles(engine, [{ fileId: 'a', name: 'leave.md', mimeType: '', bytes: bytesOf(POLICY_MD) }], { signal: c.signal }),
+      ingestFiles(engine, [{ fileId: 'a', name: 'leave.md', mimeType: '', bytes: bytesOf(POLICY_MD) }], {
+        signal: c.signal,
+      }),
     ).rejects.toMatchObject({ code: 'aborted' });
     expect(engine.documents()).toEqual([]);
   });
@@ -95,7 +103,14 @@ describeShared('ingestFiles on the shared test documents', 'testdocs', () => {
   it('gives every chunk of a PDF its page, and the document its page count and format', async () => {
     const r = await ingestFiles(
       engine,
-      [{ fileId: 'p', name: 'tracemonkey-pldi09.pdf', mimeType: 'application/pdf', bytes: await doc('good/tracemonkey-pldi09.pdf') }],
+      [
+        {
+          fileId: 'p',
+          name: 'tracemonkey-pldi09.pdf',
+          mimeType: 'application/pdf',
+          bytes: await doc('good/tracemonkey-pldi09.pdf'),
+        },
+      ],
       pdfOptions,
     );
     const out = ok(r.files[0]);
@@ -118,7 +133,11 @@ describeShared('ingestFiles on the shared test documents', 'testdocs', () => {
     const name = 'encrypted-aes256-userpw.pdf';
     const first = await ingestFiles(engine, [{ fileId: 'e', name, mimeType: '', bytes: bytes.slice(0) }], pdfOptions);
     expect(first.files[0]).toMatchObject({ ok: false, error: { code: 'pdf_password_required' } });
-    const wrong = await ingestFiles(engine, [{ fileId: 'e', name, mimeType: '', bytes: bytes.slice(0), password: 'nope' }], pdfOptions);
+    const wrong = await ingestFiles(
+      engine,
+      [{ fileId: 'e', name, mimeType: '', bytes: bytes.slice(0), password: 'nope' }],
+      pdfOptions,
+    );
     expect(wrong.files[0]).toMatchObject({ ok: false, error: { code: 'pdf_wrong_password' } });
     const right = await ingestFiles(engine, [{ fileId: 'e', name, mimeType: '', bytes, password: 'baz' }], pdfOptions);
     expect(ok(right.files[0]).format).toBe('pdf');
@@ -128,7 +147,12 @@ describeShared('ingestFiles on the shared test documents', 'testdocs', () => {
     await ingestFiles(engine, [{ fileId: 'a', name: 'leave.md', mimeType: '', bytes: bytesOf(POLICY_MD) }]);
     const before = engine.documents();
     const r = await ingestFiles(engine, [
-      { fileId: 'w', name: 'legacy-word97-renamed.docx', mimeType: '', bytes: await doc('bad/legacy-word97-renamed.docx') },
+      {
+        fileId: 'w',
+        name: 'legacy-word97-renamed.docx',
+        mimeType: '',
+        bytes: await doc('bad/legacy-word97-renamed.docx'),
+      },
     ]);
     const out = r.files[0];
     expect(out?.ok).toBe(false);
@@ -141,10 +165,18 @@ describeShared('ingestFiles on the shared test documents', 'testdocs', () => {
 
   it('keeps the text of a hostile HTML file and none of its script', async () => {
     const r = await ingestFiles(engine, [
-      { fileId: 'x', name: 'xss-script-onerror.html', mimeType: 'text/html', bytes: await doc('bad/xss-script-onerror.html') },
+      {
+        fileId: 'x',
+        name: 'xss-script-onerror.html',
+        mimeType: 'text/html',
+        bytes: await doc('bad/xss-script-onerror.html'),
+      },
     ]);
     const out = ok(r.files[0]);
-    const text = engine.documentChunks(out.docId)!.chunks.map((c) => c.text).join('\n');
+    const text = engine
+      .documentChunks(out.docId)!
+      .chunks.map((c) => c.text)
+      .join('\n');
     expect(text).toMatch(/revenue grew 4%/);
     expect(text).toMatch(/headcount was 120/);
     expect(text).not.toMatch(/__XSS_FIRED|<script|onerror|javascript:/i);
@@ -152,9 +184,24 @@ describeShared('ingestFiles on the shared test documents', 'testdocs', () => {
 
   it('ingests DOCX, HTML and Markdown in one batch with their formats', async () => {
     const r = await ingestFiles(engine, [
-      { fileId: 'd', name: 'simple-heading-bullets.docx', mimeType: '', bytes: await doc('good/simple-heading-bullets.docx') },
-      { fileId: 'h', name: 'isw-article-with-scripts.html', mimeType: 'text/html', bytes: await doc('good/isw-article-with-scripts.html') },
-      { fileId: 'm', name: 'owasp-rest-security-cheatsheet.md', mimeType: '', bytes: await doc('good/owasp-rest-security-cheatsheet.md') },
+      {
+        fileId: 'd',
+        name: 'simple-heading-bullets.docx',
+        mimeType: '',
+        bytes: await doc('good/simple-heading-bullets.docx'),
+      },
+      {
+        fileId: 'h',
+        name: 'isw-article-with-scripts.html',
+        mimeType: 'text/html',
+        bytes: await doc('good/isw-article-with-scripts.html'),
+      },
+      {
+        fileId: 'm',
+        name: 'owasp-rest-security-cheatsheet.md',
+        mimeType: '',
+        bytes: await doc('good/owasp-rest-security-cheatsheet.md'),
+      },
     ]);
     expect(r.files.map((f) => (f.ok ? f.format : f.error.code))).toEqual(['docx', 'html', 'markdown']);
     expect(engine.documents()).toHaveLength(3);

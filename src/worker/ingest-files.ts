@@ -53,7 +53,10 @@ function validateFiles(files: unknown): asserts files is readonly FileInput[] {
       x.name === '' ||
       !(x.bytes instanceof ArrayBuffer)
     ) {
-      throw new EvidentError('invalid_input', 'addFiles: every file needs a fileId, a name and its bytes (an ArrayBuffer).');
+      throw new EvidentError(
+        'invalid_input',
+        'addFiles: every file needs a fileId, a name and its bytes (an ArrayBuffer).',
+      );
     }
   }
 }
@@ -70,14 +73,15 @@ export async function ingestFiles(
     throwIfAborted(signal);
     const at = { fileId: file.fileId, index, count: files.length };
     try {
-      outcomes.push(await ingestOne(engine, file, options, (phase, done, total) => onProgress?.({ ...at, phase, done, total })));
+      outcomes.push(
+        await ingestOne(engine, file, options, (phase, done, total) => onProgress?.({ ...at, phase, done, total })),
+      );
     } catch (err) {
       const error: EvidentErrorValue = toErrorValue(err);
       if (error.code === 'aborted') throw err;
       outcomes.push({ fileId: file.fileId, ok: false, error });
     }
   }
-  console.log('DBG ingestFiles return');
   return { files: outcomes };
 }
 
@@ -117,7 +121,6 @@ async function ingestOne(
     ...(parsed.pages ? { pages: parsed.pages } : {}),
   };
   let stored = false;
-  console.log('DBG addDocuments start', file.name);
   const result = await engine.addDocuments([input], {
     ...(signal ? { signal } : {}),
     onProgress: (p) => {
@@ -128,7 +131,6 @@ async function ingestOne(
       }
     },
   });
-  console.log('DBG addDocuments end', file.name);
   const failed = result.failed[0];
   if (failed) return { fileId: file.fileId, ok: false, error: failed.error };
   const added = result.added[0];

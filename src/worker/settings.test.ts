@@ -22,7 +22,9 @@ function mapStore(): SettingsStore & { map: Map<string, unknown> } {
 
 describe('validateValues', () => {
   it('accepts valid values and copies only them', () => {
-    expect(validateValues({ budget: 800, mmrLambda: 0.5, cutoffBounds: { min: 2, max: 6 }, profile: 'enhanced' })).toEqual({
+    expect(
+      validateValues({ budget: 800, mmrLambda: 0.5, cutoffBounds: { min: 2, max: 6 }, profile: 'enhanced' }),
+    ).toEqual({
       budget: 800,
       mmrLambda: 0.5,
       cutoffBounds: { min: 2, max: 6 },
@@ -70,7 +72,10 @@ describe('SettingsHost', () => {
   it('writes settings and λ through the store, and reads them back', async () => {
     const store = mapStore();
     const host = new SettingsHost(() => store);
-    await host.update({ values: { mmrLambda: 0.4, cutoffBounds: { min: 2, max: 8 } }, priorTable: { government: 0.7 } });
+    await host.update({
+      values: { mmrLambda: 0.4, cutoffBounds: { min: 2, max: 8 } },
+      priorTable: { government: 0.7 },
+    });
     expect(store.map.get('mmrLambda')).toBe(0.4);
     expect((await store.priors.load()).table.government).toBe(0.7);
     const again = await new SettingsHost(() => store).get(null);
@@ -122,7 +127,11 @@ describe('profileSummaries', () => {
     const embedder = embedded!.roles.find((r) => r.role === 'embedder');
     expect(embedder).toMatchObject({ id: 'use-lite', source: 'bundled', estimated: false });
     expect(embedder!.bytes).toBeGreaterThan(20_000_000);
-    expect(embedded!.roles.filter((r) => r.id === null).map((r) => r.role)).toEqual(['cross-encoder', 'nli', 'generator']);
+    expect(embedded!.roles.filter((r) => r.id === null).map((r) => r.role)).toEqual([
+      'cross-encoder',
+      'nli',
+      'generator',
+    ]);
     expect(enhanced!.roles.every((r) => r.id !== null)).toBe(true);
     expect(enhanced!.totalBytes).toBe(enhanced!.roles.reduce((s, r) => s + (r.bytes ?? 0), 0));
   });

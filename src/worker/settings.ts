@@ -46,7 +46,8 @@ const VALUE_KEYS = Object.keys(DEFAULT_APP_SETTINGS) as (keyof AppSettingValues)
 
 /** Validates a settings patch: unknown keys and bad values throw `invalid_input` naming them. */
 export function validateValues(patch: unknown): Partial<AppSettingValues> {
-  if (typeof patch !== 'object' || patch === null) throw new EvidentError('invalid_input', 'Settings: expected an object.');
+  if (typeof patch !== 'object' || patch === null)
+    throw new EvidentError('invalid_input', 'Settings: expected an object.');
   const p = patch as Record<string, unknown>;
   for (const k of Object.keys(p)) {
     if (!(VALUE_KEYS as string[]).includes(k)) {
@@ -56,7 +57,10 @@ export function validateValues(patch: unknown): Partial<AppSettingValues> {
   const out: { -readonly [K in keyof AppSettingValues]?: AppSettingValues[K] } = {};
   if (p.profile !== undefined) {
     if (p.profile !== 'embedded' && p.profile !== 'enhanced') {
-      throw new EvidentError('invalid_input', `Settings: profile must be embedded or enhanced, got "${String(p.profile)}".`);
+      throw new EvidentError(
+        'invalid_input',
+        `Settings: profile must be embedded or enhanced, got "${String(p.profile)}".`,
+      );
     }
     out.profile = p.profile;
   }
@@ -80,7 +84,15 @@ export function validateValues(patch: unknown): Partial<AppSettingValues> {
   if (p.cutoffBounds !== undefined) {
     const c = p.cutoffBounds as { min?: unknown; max?: unknown } | null;
     const int = (x: unknown): x is number => typeof x === 'number' && Number.isInteger(x);
-    if (typeof c !== 'object' || c === null || !int(c.min) || !int(c.max) || c.min < 1 || c.max < c.min || c.max > MAX_CUTOFF) {
+    if (
+      typeof c !== 'object' ||
+      c === null ||
+      !int(c.min) ||
+      !int(c.max) ||
+      c.min < 1 ||
+      c.max < c.min ||
+      c.max > MAX_CUTOFF
+    ) {
       throw new EvidentError(
         'invalid_input',
         `Settings: cutoff bounds must be whole numbers with 1 ≤ fewest ≤ most ≤ ${MAX_CUTOFF}.`,
@@ -93,11 +105,15 @@ export function validateValues(patch: unknown): Partial<AppSettingValues> {
 
 /** Validates λ values per source type (each in [0, 1]). */
 export function validatePriorTable(table: unknown): Partial<Record<SourceType, number>> {
-  if (typeof table !== 'object' || table === null) throw new EvidentError('invalid_input', 'Priors: expected an object.');
+  if (typeof table !== 'object' || table === null)
+    throw new EvidentError('invalid_input', 'Priors: expected an object.');
   const out: Partial<Record<SourceType, number>> = {};
   for (const [k, v] of Object.entries(table)) {
     if (!(SOURCE_TYPES as readonly string[]).includes(k)) {
-      throw new EvidentError('invalid_input', `Priors: unknown source type "${k}". Allowed: ${SOURCE_TYPES.join(', ')}.`);
+      throw new EvidentError(
+        'invalid_input',
+        `Priors: unknown source type "${k}". Allowed: ${SOURCE_TYPES.join(', ')}.`,
+      );
     }
     if (typeof v !== 'number' || !(v >= 0 && v <= 1)) {
       throw new EvidentError('invalid_input', `Priors: λ of ${k} must be a number from 0 to 1.`);
@@ -110,7 +126,9 @@ export function validatePriorTable(table: unknown): Partial<Record<SourceType, n
 let manifestCache: Manifest | null = null;
 
 /** Model profiles the user can choose (Embedded, Enhanced), with download sizes from `models/manifest.json`. */
-export function profileSummaries(manifest: Manifest = (manifestCache ??= parseManifest(manifestJson))): ProfileSummary[] {
+export function profileSummaries(
+  manifest: Manifest = (manifestCache ??= parseManifest(manifestJson)),
+): ProfileSummary[] {
   return (['embedded', 'enhanced'] as const)
     .filter((name) => (PROFILE_NAMES as readonly string[]).includes(name) && manifest.profiles[name])
     .map((name) => {
@@ -168,7 +186,8 @@ export class SettingsHost {
   }
 
   async update(patch: SettingsPatch): Promise<void> {
-    if (typeof patch !== 'object' || patch === null) throw new EvidentError('invalid_input', 'Settings: expected an object.');
+    if (typeof patch !== 'object' || patch === null)
+      throw new EvidentError('invalid_input', 'Settings: expected an object.');
     for (const k of Object.keys(patch)) {
       if (k !== 'values' && k !== 'priorTable') {
         throw new EvidentError('invalid_input', `Settings: unknown field "${k}". Allowed: values, priorTable.`);

@@ -137,9 +137,7 @@ async function run<T, P>(
     if (onProgress) void Promise.resolve(onProgress(p)).catch(() => {});
   };
   try {
-    const r = await asResult(() => fn(call.signal, progress));
-    console.log('DBG run result', options?.callId, r.ok); // DBG-UI
-    return r;
+    return await asResult(() => fn(call.signal, progress));
   } finally {
     call.done();
     releaseCallback(onProgress);

@@ -25,9 +25,12 @@ import { LOCAL_SCHEMES, launchChromium } from './browser';
 
 const ctx = inject('e2e');
 const TESTDOCS = resolve(process.env.EVIDENT_SHARED ?? resolve(process.cwd(), '../shared'), 'testdocs');
-const sharedMissing = existsSync(TESTDOCS) ? null : `${TESTDOCS} is missing: the UI e2e suite needs ../shared/testdocs.`;
+const sharedMissing = existsSync(TESTDOCS)
+  ? null
+  : `${TESTDOCS} is missing: the UI e2e suite needs ../shared/testdocs.`;
 if (ctx.skip) console.warn(`[e2e] ${ctx.skip}`);
-if (sharedMissing && process.env.REQUIRE_SHARED !== '1') console.warn(`[e2e] ${sharedMissing} SKIPPED (REQUIRE_SHARED=1 makes it a failure).`);
+if (sharedMissing && process.env.REQUIRE_SHARED !== '1')
+  console.warn(`[e2e] ${sharedMissing} SKIPPED (REQUIRE_SHARED=1 makes it a failure).`);
 
 const doc = (path: string): string => resolve(TESTDOCS, path);
 const DESKTOP = { width: 1280, height: 800 };
@@ -105,14 +108,21 @@ describe.skipIf(ctx.skip !== null)('the app in Chromium (Library, Ask, Settings)
     const blogRows = rows.and(page.locator('[data-doc-id="demo-blog-fully-remote"]'));
     expect(await blogRows.count()).toBeGreaterThan(0);
     const blog = await blogRows.evaluateAll((els) =>
-      els.map((e) => ({ kept: e.getAttribute('data-kept'), prior: e.getAttribute('data-prior'), text: e.textContent ?? '' })),
+      els.map((e) => ({
+        kept: e.getAttribute('data-kept'),
+        prior: e.getAttribute('data-prior'),
+        text: e.textContent ?? '',
+      })),
     );
     for (const b of blog) expect(b.prior === '0.5' || b.kept === 'false', JSON.stringify(b)).toBe(true);
     const blogCitations = await page
       .getByTestId('sources')
       .locator('li.source[data-doc-id="demo-blog-fully-remote"]')
       .evaluateAll((els) => els.map((e) => e.getAttribute('data-citation')));
-    const answerCitations = await page.getByTestId('answer-text').locator('button.cite').evaluateAll((els) => els.map((e) => e.getAttribute('data-citation')));
+    const answerCitations = await page
+      .getByTestId('answer-text')
+      .locator('button.cite')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-citation')));
     expect(answerCitations.filter((c) => blogCitations.includes(c))).toEqual([]);
     // Every superseded passage stating the old figures is dropped, with a reason.
     const oldRows = rows
@@ -159,7 +169,10 @@ describe.skipIf(ctx.skip !== null)('the app in Chromium (Library, Ask, Settings)
     expect(await priors.locator('tr[data-source-type="blog"] td').last().innerText()).toBe('0.40');
     await page.screenshot({ path: 'test-results/settings-desktop.png', fullPage: true });
     await page.getByRole('button', { name: 'Reset to defaults' }).click();
-    await page.getByTestId('settings-message').getByText(/back to its default/).waitFor();
+    await page
+      .getByTestId('settings-message')
+      .getByText(/back to its default/)
+      .waitFor();
     expect(await page.getByLabel('Blog', { exact: true }).inputValue()).toBe('0.5');
   });
 
@@ -176,7 +189,9 @@ describe.skipIf(ctx.skip !== null)('the app in Chromium (Library, Ask, Settings)
     const jobs = page.locator('ul.jobs > li');
     await expect.poll(() => jobs.count()).toBe(4);
     const statusesNow = () =>
-      jobs.evaluateAll((els) => els.map((e) => `${e.getAttribute('data-file-name')}: ${e.getAttribute('data-job-status')}: ${e.textContent}`));
+      jobs.evaluateAll((els) =>
+        els.map((e) => `${e.getAttribute('data-file-name')}: ${e.getAttribute('data-job-status')}: ${e.textContent}`),
+      );
     await expect
       .poll(
         async () => {
@@ -187,8 +202,13 @@ describe.skipIf(ctx.skip !== null)('the app in Chromium (Library, Ask, Settings)
         { timeout: 300_000, interval: 1000 },
       )
       .toEqual([]);
-    const statuses = await jobs.evaluateAll((els) => els.map((e) => [e.getAttribute('data-file-name'), e.getAttribute('data-job-status'), e.textContent]));
-    expect(statuses.map((s) => s[1]), JSON.stringify(statuses)).toEqual(['done', 'done', 'done', 'done']);
+    const statuses = await jobs.evaluateAll((els) =>
+      els.map((e) => [e.getAttribute('data-file-name'), e.getAttribute('data-job-status'), e.textContent]),
+    );
+    expect(
+      statuses.map((s) => s[1]),
+      JSON.stringify(statuses),
+    ).toEqual(['done', 'done', 'done', 'done']);
     await expect.poll(() => libraryItems().count(), { timeout: 30_000 }).toBe(before + 4);
     const pdfItem = page.getByTestId('library').locator('li[data-doc-id="file:tracemonkey-pldi09.pdf"]');
     expect(await pdfItem.innerText()).toMatch(/PDF · 14 pages/);
@@ -199,7 +219,10 @@ describe.skipIf(ctx.skip !== null)('the app in Chromium (Library, Ask, Settings)
     await box.fill('How are type-unstable loops handled?');
     await page.getByRole('button', { name: 'Ask', exact: true }).click();
     const result = page.getByTestId('ask-result');
-    await page.getByTestId('ask-status').getByText(/Answered in/).waitFor({ timeout: 60_000 });
+    await page
+      .getByTestId('ask-status')
+      .getByText(/Answered in/)
+      .waitFor({ timeout: 60_000 });
     const outcome = await result.getAttribute('data-outcome');
     expect(['supported', 'partial', 'abstain', 'conflict']).toContain(outcome);
     if (outcome === 'abstain') {
@@ -212,7 +235,10 @@ describe.skipIf(ctx.skip !== null)('the app in Chromium (Library, Ask, Settings)
       .getByTestId('sources')
       .locator('li.source[data-doc-id="file:tracemonkey-pldi09.pdf"]')
       .evaluateAll((els) => els.map((e) => e.getAttribute('data-citation')));
-    const cites = await page.getByTestId('answer-text').locator('button.cite').evaluateAll((els) => els.map((e) => e.getAttribute('data-citation')));
+    const cites = await page
+      .getByTestId('answer-text')
+      .locator('button.cite')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-citation')));
     const citation = cites.find((c) => pdfSources.includes(c));
     expect(citation, `answer cites ${cites.join(',')}; PDF sources ${pdfSources.join(',')}`).toBeDefined();
     await page.getByTestId('answer-text').locator(`button.cite[data-citation="${citation}"]`).first().click();
@@ -259,7 +285,9 @@ describe.skipIf(ctx.skip !== null)('the app in Chromium (Library, Ask, Settings)
     await page.getByLabel('Add documents').setInputFiles(doc('bad/xss-script-onerror.html'));
     const item = page.getByTestId('library').locator('li[data-doc-id="file:xss-script-onerror.html"]');
     await item.waitFor({ timeout: 60_000 });
-    await page.locator('ul.jobs > li[data-file-name="xss-script-onerror.html"][data-job-status="done"]').waitFor({ timeout: 60_000 });
+    await page
+      .locator('ul.jobs > li[data-file-name="xss-script-onerror.html"][data-job-status="done"]')
+      .waitFor({ timeout: 60_000 });
     await item.getByRole('button', { name: /^Preview/ }).click();
     const dialog = page.getByTestId('passage-dialog');
     await dialog.getByText(/revenue grew 4%/).waitFor({ timeout: 10_000 });
@@ -289,7 +317,9 @@ describe.skipIf(ctx.skip !== null)('the app in Chromium (Library, Ask, Settings)
   });
 
   it('made no request outside the page origin and raised no page error', () => {
-    const offOrigin = requests.filter((u) => !u.startsWith(`${origin}/`) && !LOCAL_SCHEMES.some((s) => u.startsWith(s)));
+    const offOrigin = requests.filter(
+      (u) => !u.startsWith(`${origin}/`) && !LOCAL_SCHEMES.some((s) => u.startsWith(s)),
+    );
     expect(offOrigin).toEqual([]);
     expect(pageErrors).toEqual([]);
     // pdf.js read its CMaps / fonts (if any) from the app's own copy.

@@ -108,7 +108,9 @@ function JobRow({ job, store }: { readonly job: IngestJob; readonly store: Inges
       {job.status === 'waiting' && <p className="muted job-line">Waiting…</p>}
       {job.status === 'working' && (
         <div className="job-line" role="status" aria-live="polite">
-          {job.phase === null || job.total === 0 ? (
+          {job.phase === 'done' ? (
+            <p className="muted">Added; finishing the other files…</p>
+          ) : job.phase === null || job.total === 0 ? (
             <p className="muted">{FILE_PHASE_LABEL[job.phase ?? 'parse']}…</p>
           ) : (
             <ProgressBar label={FILE_PHASE_LABEL[job.phase]} done={job.done} total={job.total} />
@@ -121,12 +123,7 @@ function JobRow({ job, store }: { readonly job: IngestJob; readonly store: Inges
           {job.result.chunks === 1 ? '' : 's'}
           {job.result.pages !== null && `, ${job.result.pages} page${job.result.pages === 1 ? '' : 's'}`}
           {job.result.replaced && ' (replaced the earlier version)'}.
-          {job.result.warnings.length > 0 && (
-            <span className="warnings">
-              {' '}
-              Note: {job.result.warnings.join(' ')}
-            </span>
-          )}
+          {job.result.warnings.length > 0 && <span className="warnings"> Note: {job.result.warnings.join(' ')}</span>}
         </p>
       )}
       {job.status === 'failed' && job.error && (
@@ -153,7 +150,13 @@ function PasswordForm({ job, store }: { readonly job: IngestJob; readonly store:
       </p>
       <label htmlFor={id}>Password for “{job.name}”</label>
       <div className="inline-row">
-        <input id={id} type="password" autoComplete="off" value={password} onChange={(e) => setPassword(e.target.value)} />
+        <input
+          id={id}
+          type="password"
+          autoComplete="off"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
         <button type="submit" disabled={password === ''}>
           Open
         </button>

@@ -133,9 +133,13 @@ function AnswerView({ result, onCite }: { readonly result: AskResult; readonly o
         <>
           <div className="abstain-note">
             <p>
-              <strong>The documents don't support an answer.</strong> {result.reason}
+              <strong>Why:</strong> {result.reason}
             </p>
-            {result.suggestion && <p className="suggestion">{result.suggestion}</p>}
+            {result.suggestion && (
+              <p className="suggestion">
+                <strong>What you can do:</strong> {result.suggestion}
+              </p>
+            )}
           </div>
           {result.answer.kind !== 'insufficient' && (
             <details className="tentative">
@@ -184,6 +188,8 @@ function SourceList({
 }) {
   if (result.sources.length === 0) return null;
   const cited = new Set(result.answer.sentences.flatMap((s) => s.citationIds));
+  const lambdaOf = (chunkId: string): number | undefined =>
+    result.candidates.find((c) => c.id === chunkId)?.scores.prior;
   return (
     <section className="sources" aria-labelledby="sources-heading">
       <h2 id="sources-heading">Evidence used ({result.sources.length})</h2>
@@ -199,7 +205,8 @@ function SourceList({
                   <p className="muted">
                     {s.headings.length > 0 && `${s.headings.join(' › ')} · `}
                     {s.page !== null && `page ${s.page} · `}
-                    {SOURCE_TYPE_LABEL[s.sourceType]} ·{' '}
+                    {SOURCE_TYPE_LABEL[s.sourceType]}
+                    {lambdaOf(s.chunkId) !== undefined && ` (λ ${lambdaOf(s.chunkId)!.toFixed(2)})`} ·{' '}
                     <span className={`badge badge-${s.status}`}>{STATUS_LABEL[s.status]}</span>
                     {s.effectiveDate && ` · effective ${s.effectiveDate}`}
                     {cited.has(s.citationId) && ' · cited in the answer'}

@@ -26,7 +26,12 @@ export function DocumentActions({ doc, onSave, onPreview }: Props) {
         {doc.effectiveDate && ` · effective ${doc.effectiveDate}`}
       </span>
       <span className="doc-buttons">
-        <button type="button" className="secondary small" onClick={() => onPreview(doc.docId)} aria-label={`Preview “${doc.title}”`}>
+        <button
+          type="button"
+          className="secondary small"
+          onClick={() => onPreview(doc.docId)}
+          aria-label={`Preview “${doc.title}”`}
+        >
           Preview
         </button>
         <button

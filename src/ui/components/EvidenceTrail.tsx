@@ -11,6 +11,11 @@ interface Props {
 
 type Filter = 'all' | 'kept' | 'dropped';
 
+const FUSION_LABEL: Readonly<Record<string, string>> = Object.freeze({
+  rrf: 'fused by reciprocal rank (RRF)',
+  weighted: 'fused as a weighted sum of min-max scores',
+});
+
 /**
  * Why these passages: the sorted scores with the cut, the token budget, the aspects of the
  * question and which evidence covers each, conflicts, and every candidate selection saw with its
@@ -22,9 +27,13 @@ export function EvidenceTrail({ result, onCite }: Props) {
     <section className="trail-panel" aria-labelledby="trail-heading" data-testid="evidence-trail">
       <h2 id="trail-heading">Evidence trail</h2>
       <p className="muted">
-        {result.retrieval.pool} passages retrieved ({result.retrieval.dense ? 'keywords (BM25) and meaning (embeddings), fused by RRF' : 'keywords only (BM25): the embedding model is not loaded'}
-        ); {kept} kept. Reranker: {result.models.reranker ?? 'none (model-free: fused scores pass through)'}. Contradiction
-        check: {result.models.nli ?? 'model-free rules'}. Answer: {result.models.answerer === 'extractive' ? 'sentences quoted from the evidence' : result.models.answerer}.
+        {result.retrieval.pool} passages retrieved (
+        {result.retrieval.dense
+          ? `keywords (BM25) and meaning (embeddings), ${FUSION_LABEL[result.retrieval.fusion] ?? `fused (${result.retrieval.fusion})`}`
+          : 'keywords only (BM25): the embedding model is not loaded'}
+        ); {kept} kept. Reranker: {result.models.reranker ?? 'none (model-free: fused scores pass through)'}.
+        Contradiction check: {result.models.nli ?? 'model-free rules'}. Answer:{' '}
+        {result.models.answerer === 'extractive' ? 'sentences quoted from the evidence' : result.models.answerer}.
         {result.asksEarlier && ' The question asks about earlier versions, so superseded documents are not penalised.'}
       </p>
       <div className="trail-grid">
@@ -55,7 +64,13 @@ export function EvidenceTrail({ result, onCite }: Props) {
                       {' '}
                       by{' '}
                       {r.supportingIds.map((id) => (
-                        <button key={id} type="button" className="cite" onClick={() => onCite(id)} aria-label={`Open source ${id}`}>
+                        <button
+                          key={id}
+                          type="button"
+                          className="cite"
+                          onClick={() => onCite(id)}
+                          aria-label={`Open source ${id}`}
+                        >
                           {id}
                         </button>
                       ))}
@@ -78,7 +93,13 @@ export function EvidenceTrail({ result, onCite }: Props) {
                   <span key={s.key}>
                     {i > 0 && ' vs '}“{s.display}”
                     {s.citationIds.map((id) => (
-                      <button key={id} type="button" className="cite" onClick={() => onCite(id)} aria-label={`Open source ${id}`}>
+                      <button
+                        key={id}
+                        type="button"
+                        className="cite"
+                        onClick={() => onCite(id)}
+                        aria-label={`Open source ${id}`}
+                      >
                         {id}
                       </button>
                     ))}
@@ -145,7 +166,13 @@ export function CandidateTable({ candidates }: { readonly candidates: readonly A
           ] as const
         ).map(([value, label]) => (
           <label key={value} className="chip">
-            <input type="radio" name="candidate-filter" value={value} checked={filter === value} onChange={() => setFilter(value)} />
+            <input
+              type="radio"
+              name="candidate-filter"
+              value={value}
+              checked={filter === value}
+              onChange={() => setFilter(value)}
+            />
             {label}
           </label>
         ))}
@@ -197,7 +224,9 @@ export function CandidateTable({ candidates }: { readonly candidates: readonly A
                   ) : (
                     <span className="badge badge-dropped">dropped: {stageLabel(c.stage)}</span>
                   )}
-                  <span className="reason">{c.reason.replace(/^dropped by \w+: /, '').replace(/^packed as S\d+$/, '')}</span>
+                  <span className="reason">
+                    {c.reason.replace(/^dropped by \w+: /, '').replace(/^packed as S\d+$/, '')}
+                  </span>
                   {c.flags.length > 0 && (
                     <ul className="flags">
                       {c.flags.map((f, i) => (

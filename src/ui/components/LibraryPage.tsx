@@ -49,8 +49,8 @@ export function LibraryPage({ session, state, ingest, onSaveDetails, onPreview, 
       {hasDemo && state.library.phase === 'ready' && (
         <aside className="panel demo-callout" aria-label="Try the demo">
           <p>
-            <strong>Demo library loaded:</strong> a current remote-work policy, the version it superseded, a blog post that
-            contradicts both, and a travel policy. Ask “{DEMO_QUESTION}” to see which passages are kept, which are
+            <strong>Demo library loaded:</strong> a current remote-work policy, the version it superseded, a blog post
+            that contradicts both, and a travel policy. Ask “{DEMO_QUESTION}” to see which passages are kept, which are
             dropped, and why.
           </p>
           <button type="button" onClick={onTryDemo}>
@@ -59,7 +59,8 @@ export function LibraryPage({ session, state, ingest, onSaveDetails, onPreview, 
         </aside>
       )}
       <p className="library-counts muted" data-testid="library-counts">
-        {docs.length} document{docs.length === 1 ? '' : 's'}, {chunks.toLocaleString('en')} chunk{chunks === 1 ? '' : 's'}
+        {docs.length} document{docs.length === 1 ? '' : 's'}, {chunks.toLocaleString('en')} chunk
+        {chunks === 1 ? '' : 's'}
       </p>
       <div className="status-grid">
         <ModelStatus model={state.model} pageIsolated={state.pageIsolated} />

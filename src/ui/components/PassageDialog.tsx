@@ -87,7 +87,9 @@ export function PassageDialog({ target, readDocument, onClose }: Props) {
               doc: {
                 ...v.doc,
                 passages:
-                  direction === 'before' ? [...extra.passages, ...v.doc.passages] : [...v.doc.passages, ...extra.passages],
+                  direction === 'before'
+                    ? [...extra.passages, ...v.doc.passages]
+                    : [...v.doc.passages, ...extra.passages],
               },
               from: Math.min(v.from, from),
               to: Math.max(v.to, from + extra.passages.length),
@@ -101,6 +103,12 @@ export function PassageDialog({ target, readDocument, onClose }: Props) {
   };
 
   const current = view && view.key === key ? view : null;
+  const shownKey = current?.key ?? null;
+  // Once a citation's passages are in, bring the cited one into view (its neighbours come first).
+  useEffect(() => {
+    if (shownKey === null) return;
+    ref.current?.querySelector('.passage-cited')?.scrollIntoView({ block: 'center' });
+  }, [shownKey]);
   const failed = error && error.key === key ? error.error : null;
   const loading = loadingMore || (target !== null && current === null && failed === null);
   const doc = current?.doc ?? null;
@@ -123,7 +131,8 @@ export function PassageDialog({ target, readDocument, onClose }: Props) {
           <h2 id="passage-dialog-title">{title}</h2>
           {doc && (
             <p className="muted">
-              {SOURCE_TYPE_LABEL[doc.sourceType]} · <span className={`badge badge-${doc.status}`}>{STATUS_LABEL[doc.status]}</span>
+              {SOURCE_TYPE_LABEL[doc.sourceType]} ·{' '}
+              <span className={`badge badge-${doc.status}`}>{STATUS_LABEL[doc.status]}</span>
               {doc.effectiveDate && ` · effective ${doc.effectiveDate}`}
               {doc.pageCount !== null && ` · ${doc.pageCount} pages`} · {doc.total} passages
             </p>

@@ -47,7 +47,12 @@ export function SettingsPage({ store, embedder, pageIsolated }: Props) {
           ? 'Settings are saved in this browser.'
           : 'This browser does not keep data for this page: settings last until the tab closes.'}
       </p>
-      <div role="status" aria-live="polite" className={state.message?.kind === 'error' ? 'error' : 'muted'} data-testid="settings-message">
+      <div
+        role="status"
+        aria-live="polite"
+        className={state.message?.kind === 'error' ? 'error' : 'muted'}
+        data-testid="settings-message"
+      >
         {state.message?.text}
       </div>
       <ProfileSection key={`p${version}`} settings={settings} store={store} />
@@ -56,7 +61,9 @@ export function SettingsPage({ store, embedder, pageIsolated }: Props) {
       <SelectionSection key={`s${version}`} settings={settings} store={store} saving={state.saving} />
       <section className="panel" aria-labelledby="reset-heading">
         <h2 id="reset-heading">Defaults</h2>
-        <p className="muted">Puts every setting and reliability value back to its default, and forgets helpful / misleading feedback.</p>
+        <p className="muted">
+          Puts every setting and reliability value back to its default, and forgets helpful / misleading feedback.
+        </p>
         <button type="button" className="secondary" disabled={state.saving} onClick={() => void store.reset()}>
           Reset to defaults
         </button>
@@ -117,11 +124,15 @@ function ProfileSection({ settings, store }: { readonly settings: AppSettings; r
         <div className="profile-load">
           <label className="check">
             <input type="checkbox" checked={allowRemote} onChange={(e) => setAllowRemote(e.target.checked)} />
-            Allow downloading models that are not on this site from the Hugging Face Hub (the only requests that would leave
-            this page; your documents never do)
+            Allow downloading models that are not on this site from the Hugging Face Hub (the only requests that would
+            leave this page; your documents never do)
           </label>
           <div className="inline-row">
-            <button type="button" disabled={load.phase === 'loading'} onClick={() => void store.loadProfile('enhanced', allowRemote)}>
+            <button
+              type="button"
+              disabled={load.phase === 'loading'}
+              onClick={() => void store.loadProfile('enhanced', allowRemote)}
+            >
               Load the Enhanced models
             </button>
             {load.phase === 'loading' && (
@@ -148,7 +159,9 @@ function ProfileSection({ settings, store }: { readonly settings: AppSettings; r
               {Object.entries(load.result.roles).map(([role, r]) => (
                 <li key={role}>
                   {ROLE_LABEL[role as keyof typeof ROLE_LABEL]}:{' '}
-                  {r ? `${r.id} on ${r.device ?? 'TF.js'}${r.fallbackReason ? ` (${r.fallbackReason})` : ''}` : 'model-free method'}
+                  {r
+                    ? `${r.id} on ${r.device ?? 'TF.js'}${r.fallbackReason ? ` (${r.fallbackReason})` : ''}`
+                    : 'model-free method'}
                 </li>
               ))}
             </ul>
@@ -221,7 +234,8 @@ function PriorsSection({
   readonly saving: boolean;
 }) {
   const [draft, setDraft] = useState<Record<SourceType, string>>(
-    () => Object.fromEntries(SOURCE_TYPES.map((t) => [t, String(settings.priorTable[t])])) as Record<SourceType, string>,
+    () =>
+      Object.fromEntries(SOURCE_TYPES.map((t) => [t, String(settings.priorTable[t])])) as Record<SourceType, string>,
   );
   const [error, setError] = useState<string | null>(null);
   const submit = (e: FormEvent): void => {
@@ -242,8 +256,11 @@ function PriorsSection({
     <section className="panel" aria-labelledby="priors-heading">
       <h2 id="priors-heading">Source reliability (priors)</h2>
       <p className="muted">
-        A passage's relevance is multiplied by its source type's λ (source-aware reranking). Helpful / misleading marks on
-        cited passages move a document's λ from there{settings.documentAdjustments > 0 && ` (${settings.documentAdjustments} document${settings.documentAdjustments === 1 ? '' : 's'} adjusted so far)`}.
+        A passage's relevance is multiplied by its source type's λ (source-aware reranking). Helpful / misleading marks
+        on cited passages move a document's λ from there
+        {settings.documentAdjustments > 0 &&
+          ` (${settings.documentAdjustments} document${settings.documentAdjustments === 1 ? '' : 's'} adjusted so far)`}
+        .
       </p>
       <form onSubmit={submit}>
         <div className="table-scroll">
@@ -320,28 +337,64 @@ function SelectionSection({
       <form className="settings-form" onSubmit={submit}>
         <div className="field">
           <label htmlFor="budget">Evidence budget (tokens)</label>
-          <input id="budget" type="number" inputMode="numeric" min={200} max={100000} step={100} value={budget} onChange={(e) => setBudget(e.target.value)} />
+          <input
+            id="budget"
+            type="number"
+            inputMode="numeric"
+            min={200}
+            max={100000}
+            step={100}
+            value={budget}
+            onChange={(e) => setBudget(e.target.value)}
+          />
           <p className="muted">The packed passages never exceed it. Default {settings.defaults.budget}.</p>
         </div>
         <div className="field">
           <label htmlFor="mmr-lambda">Relevance vs diversity (MMR λ)</label>
           <div className="inline-row">
-            <input id="mmr-lambda" type="range" min={0} max={1} step={0.05} value={lambda} onChange={(e) => setLambda(Number(e.target.value))} />
+            <input
+              id="mmr-lambda"
+              type="range"
+              min={0}
+              max={1}
+              step={0.05}
+              value={lambda}
+              onChange={(e) => setLambda(Number(e.target.value))}
+            />
             <output htmlFor="mmr-lambda">{lambda.toFixed(2)}</output>
           </div>
-          <p className="muted">1 ranks by relevance alone; lower values prefer passages unlike those already chosen. Default {settings.defaults.mmrLambda}.</p>
+          <p className="muted">
+            1 ranks by relevance alone; lower values prefer passages unlike those already chosen. Default{' '}
+            {settings.defaults.mmrLambda}.
+          </p>
         </div>
         <fieldset className="field">
           <legend>Passages kept by the cutoff</legend>
           <div className="inline-row">
             <label htmlFor="cutoff-min">Fewest</label>
-            <input id="cutoff-min" type="number" inputMode="numeric" min={1} max={50} value={min} onChange={(e) => setMin(e.target.value)} />
+            <input
+              id="cutoff-min"
+              type="number"
+              inputMode="numeric"
+              min={1}
+              max={50}
+              value={min}
+              onChange={(e) => setMin(e.target.value)}
+            />
             <label htmlFor="cutoff-max">Most</label>
-            <input id="cutoff-max" type="number" inputMode="numeric" min={1} max={50} value={max} onChange={(e) => setMax(e.target.value)} />
+            <input
+              id="cutoff-max"
+              type="number"
+              inputMode="numeric"
+              min={1}
+              max={50}
+              value={max}
+              onChange={(e) => setMax(e.target.value)}
+            />
           </div>
           <p className="muted">
-            The cut falls at the elbow of the sorted scores, within these bounds. Default {settings.defaults.cutoffBounds.min}–
-            {settings.defaults.cutoffBounds.max}.
+            The cut falls at the elbow of the sorted scores, within these bounds. Default{' '}
+            {settings.defaults.cutoffBounds.min}–{settings.defaults.cutoffBounds.max}.
           </p>
         </fieldset>
         <button type="submit" disabled={saving}>

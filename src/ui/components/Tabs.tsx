@@ -26,11 +26,19 @@ export function Tabs<T extends string>({ tabs, selected, onSelect, label }: Prop
   const move = (e: KeyboardEvent<HTMLButtonElement>, index: number): void => {
     const last = tabs.length - 1;
     const to =
-      e.key === 'ArrowRight' ? (index === last ? 0 : index + 1)
-      : e.key === 'ArrowLeft' ? (index === 0 ? last : index - 1)
-      : e.key === 'Home' ? 0
-      : e.key === 'End' ? last
-      : null;
+      e.key === 'ArrowRight'
+        ? index === last
+          ? 0
+          : index + 1
+        : e.key === 'ArrowLeft'
+          ? index === 0
+            ? last
+            : index - 1
+          : e.key === 'Home'
+            ? 0
+            : e.key === 'End'
+              ? last
+              : null;
     if (to === null) return;
     e.preventDefault();
     const tab = tabs[to];
