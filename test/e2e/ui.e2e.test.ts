@@ -281,6 +281,24 @@ describe.skipIf(ctx.skip !== null)('the app in Chromium (Library, Ask, Settings)
     expect(after).toEqual(before);
   });
 
+  it('asks for the password of an encrypted PDF and opens it with the right one', async () => {
+    await page.getByLabel('Add documents').setInputFiles(doc('bad/encrypted-aes256-userpw.pdf'));
+    const job = page.locator('ul.jobs > li[data-file-name="encrypted-aes256-userpw.pdf"]');
+    await job.and(page.locator('[data-job-status="password"]')).waitFor({ timeout: 60_000 });
+    expect(await job.getByRole('alert').innerText()).toMatch(/password-protected/);
+    const field = job.getByLabel('Password for “encrypted-aes256-userpw.pdf”');
+    await field.fill('wrong');
+    await job.getByRole('button', { name: 'Open' }).click();
+    await job
+      .getByRole('alert')
+      .getByText(/does not open this PDF/)
+      .waitFor({ timeout: 60_000 });
+    await field.fill('baz');
+    await job.getByRole('button', { name: 'Open' }).click();
+    await job.and(page.locator('[data-job-status="done"]')).waitFor({ timeout: 60_000 });
+    await page.getByTestId('library').locator('li[data-doc-id="file:encrypted-aes256-userpw.pdf"]').waitFor();
+  });
+
   it('ingests and previews a hostile HTML file without running any of its script', async () => {
     await page.getByLabel('Add documents').setInputFiles(doc('bad/xss-script-onerror.html'));
     const item = page.getByTestId('library').locator('li[data-doc-id="file:xss-script-onerror.html"]');
@@ -295,6 +313,20 @@ describe.skipIf(ctx.skip !== null)('the app in Chromium (Library, Ask, Settings)
     await page.waitForTimeout(500);
     expect(await page.evaluate(() => (window as unknown as { __XSS_FIRED?: unknown }).__XSS_FIRED)).toBeUndefined();
     await page.keyboard.press('Escape');
+  });
+
+  it("edits a document's source type, status and effective date", async () => {
+    const item = page.getByTestId('library').locator('li[data-doc-id="file:simple-heading-bullets.docx"]');
+    await item.getByRole('button', { name: /^Details of/ }).click();
+    await item.getByLabel('Source type').selectOption('government');
+    await item.getByLabel('Status').selectOption('draft');
+    await item.getByLabel('Effective date').fill('2024-05-01');
+    await item.getByRole('button', { name: 'Save' }).click();
+    await item.getByText('effective 2024-05-01').waitFor({ timeout: 10_000 });
+    expect(await item.locator('.doc-meta').innerText()).toMatch(/draft.*government/is);
+    await item.getByRole('button', { name: /^Details of/ }).click();
+    expect(await item.getByLabel('Status').inputValue()).toBe('draft');
+    await item.getByRole('button', { name: 'Cancel' }).click();
   });
 
   it('is readable at phone width: each page', async () => {
