@@ -30,6 +30,7 @@ import type { Chunk } from '../core/types';
 import { fnv1a64 } from '../core/util/hash';
 import { Library } from '../storage/library';
 import { Engine } from '../worker/engine';
+import { mulberry32 } from '../core/util/prng';
 
 interface Args {
   chunks: number;
@@ -60,18 +61,6 @@ function parseArgs(argv: readonly string[]): Args {
   return args;
 }
 
-/** Mulberry32: seeded, so every run measures the same library. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function sentences(): { list: string[]; source: string } {
   const file = path.resolve(process.env.EVIDENT_SHARED ?? '../shared', 'datasets', 'scifact', 'corpus.jsonl');
   if (existsSync(file)) {
@@ -83,7 +72,7 @@ function sentences(): { list: string[]; source: string } {
     }
     return { list, source: 'SciFact sentences' };
   }
-  const rand = prng(3);
+  const rand = mulberry32(3);
   const words = Array.from({ length: 5000 }, (_, i) => `w${i.toString(36)}${'aeiou'[i % 5]}`);
   const list = Array.from(
     { length: 20_000 },
@@ -103,7 +92,7 @@ interface Fixture {
 
 function makeLibrary(args: Args): Fixture {
   const { list, source } = sentences();
-  const rand = prng(7);
+  const rand = mulberry32(7);
   const per = Math.ceil(args.chunks / args.docs);
   const documents: DocumentRecord[] = [];
   const chunks: Chunk[][] = [];
@@ -159,7 +148,7 @@ function makeLibrary(args: Args): Fixture {
 }
 
 function randomVectors(rows: number, dim: number, seed: number): Float32Array {
-  const rand = prng(seed);
+  const rand = mulberry32(seed);
   const out = new Float32Array(rows * dim);
   for (let r = 0; r < rows; r++) {
     let norm = 0;

@@ -23,6 +23,7 @@ import type { IndexableDoc } from '../core/types';
 import { sharedPath } from '../node/shared-data';
 import { loadUseEmbedderNode } from '../node/use-node';
 import { benchEmbedding } from './bench-embed';
+import { mulberry32 } from '../core/util/prng';
 
 interface Args {
   sizes: number[];
@@ -44,18 +45,6 @@ function parseArgs(argv: readonly string[]): Args {
   if (args.sizes.some((n) => !Number.isInteger(n) || n < 1))
     throw new Error('bench: --sizes must be positive integers');
   return args;
-}
-
-/** Mulberry32: a small seeded PRNG so every run benchmarks the same corpora. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 interface Source {
@@ -80,7 +69,7 @@ function loadSource(): Source {
 
 /** ~120-token chunks (≈ 90 words: USE's subword tokens run ~1.3 per word on SciFact) of resampled sentences. */
 function syntheticChunks(source: Source, n: number, seed = 7): IndexableDoc[] {
-  const rand = prng(seed);
+  const rand = mulberry32(seed);
   const docs: IndexableDoc[] = [];
   for (let i = 0; i < n; i++) {
     const parts: string[] = [];
@@ -158,7 +147,7 @@ function lexicalRows(docs: readonly IndexableDoc[], queries: readonly string[]):
 }
 
 function denseRows(n: number, dim: number, queries: number): Row[] {
-  const rand = prng(11);
+  const rand = mulberry32(11);
   const unit = (): Float32Array => {
     const v = new Float32Array(dim);
     let norm = 0;

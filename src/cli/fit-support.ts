@@ -16,6 +16,7 @@ import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { EvidentError } from '../core/errors';
 import { lexicalSupport } from '../core/answer/validate';
+import { mulberry32 } from '../core/util/prng';
 
 interface EvidenceRow {
   readonly 'query-id': string;
@@ -35,17 +36,6 @@ async function jsonl<T>(file: string): Promise<T[]> {
     .split('\n')
     .filter((l) => l.trim() !== '')
     .map((l) => JSON.parse(l) as T);
-}
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export interface Scored {
@@ -107,7 +97,7 @@ async function main(argv: string[]): Promise<number> {
   const corpus = await jsonl<{ _id: string; sentences?: string[] }>(path.join(dir, 'corpus.jsonl'));
   const sentencesOf = new Map(corpus.map((d) => [d._id, d.sentences ?? []]));
   const pool = corpus.flatMap((d) => (d.sentences ?? []).map((s) => ({ doc: d._id, s })));
-  const rand = rng(42);
+  const rand = mulberry32(42);
   const random: Scored[] = [];
   const hard: Scored[] = [];
   for (const e of evidence) {

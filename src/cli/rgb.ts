@@ -43,6 +43,7 @@ import {
   type AbstentionSignals,
 } from '../core/answer/abstain';
 import { foldText } from '../core/verify/values';
+import { mulberry32 } from '../core/util/prng';
 
 export const THREATS = ['honest', 'spoofed'] as const;
 export type Threat = (typeof THREATS)[number];
@@ -159,18 +160,6 @@ export function states(text: string, answer: Aliases): boolean {
   });
 }
 
-// Seeded PRNG (mulberry32) so corpora are the same on every run.
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const CREDIBLE: readonly SourceType[] = ['government', 'established_news', 'peer_reviewed'];
 const LOW: readonly SourceType[] = ['ai_generated', 'user_generated'];
 const ANY: readonly SourceType[] = [
@@ -193,7 +182,7 @@ interface Passage {
 
 /** The per-question corpus under neutral shuffled ids (ids never reveal the role; ties break by id). */
 export function corpusFor(row: RgbRow, threat: Threat, include: 'all' | 'clean' | 'negatives' = 'all'): Passage[] {
-  const rand = rng(1000 + row.id);
+  const rand = mulberry32(1000 + row.id);
   const raw: { text: string; role: PassageRole }[] = [
     ...(include !== 'negatives' ? row.positive.map((text) => ({ text, role: 'true' as const })) : []),
     ...(include === 'all' ? row.positive_wrong.map((text) => ({ text, role: 'edited' as const })) : []),

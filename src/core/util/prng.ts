@@ -1,0 +1,14 @@
+/**
+ * Mulberry32 (Tommy Ettinger, public domain): a tiny seeded PRNG, uniform in [0, 1). Benchmarks,
+ * fitting scripts and generated test models use it so every run sees the same numbers.
+ */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
