@@ -1,15 +1,15 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { serviceWorkerPlugin } from './scripts/service-worker-plugin.ts';
+import { ISOLATION_HEADERS } from './src/sw/precache.ts';
 
 /**
  * COOP/COEP make the page cross-origin isolated, which enables SharedArrayBuffer and so
  * multithreaded WASM. Without them the app still works, single-threaded. Every resource the
- * app loads is same-origin, so `require-corp` blocks nothing of ours.
+ * app loads is same-origin, so `require-corp` blocks nothing of ours. The service worker sets the
+ * same headers on the responses it serves (src/sw/precache.ts).
  */
-export const CROSS_ORIGIN_ISOLATION_HEADERS = {
-  'Cross-Origin-Opener-Policy': 'same-origin',
-  'Cross-Origin-Embedder-Policy': 'require-corp',
-} as const;
+export const CROSS_ORIGIN_ISOLATION_HEADERS: Readonly<Record<string, string>> = ISOLATION_HEADERS;
 
 /** Public path the app is served under, from env `EVIDENT_BASE` (default `/`). */
 export function resolveBase(value = process.env.EVIDENT_BASE): string {
@@ -26,7 +26,9 @@ export function resolveBase(value = process.env.EVIDENT_BASE): string {
 
 export default defineConfig({
   base: resolveBase(),
-  plugins: [react()],
+  // The service worker (production builds): precaches the app, the embedded model and the
+  // runtimes so the app works offline after a first visit (src/sw/, scripts/service-worker-plugin.ts).
+  plugins: [react(), serviceWorkerPlugin({ entry: 'src/sw/service-worker.ts' })],
   worker: {
     format: 'es',
     // Not minified: threaded tfjs-backend-wasm starts its pthread workers from a Blob holding

@@ -61,6 +61,15 @@ import { packEvidence, type PackedSource, type PackOptions, type TokenCounter } 
 import { poolCandidates } from '../core/select/pool';
 import { applyPriors } from '../core/select/priors';
 import { selectEvidence, type SelectionOptions } from '../core/select/select';
+import type { EvidencePacket } from '../core/select/packet';
+import { answerFromPacket, type Answer } from '../core/answer/extractive';
+import {
+  abstentionSignals,
+  decideAbstention,
+  type AbstentionDecision,
+  type AbstentionOptions,
+  type AbstentionSignals,
+} from '../core/answer/abstain';
 import type { Candidate, Chunk, DocumentMeta, Hit } from '../core/types';
 import { fnv1a64 } from '../core/util/hash';
 import { TopK } from '../core/util/topk';
@@ -419,7 +428,7 @@ export const SCIFACT_SELECTION: SelectionProfile = Object.freeze({
 // ---------------------------------------------------------------------------------------------
 
 export const TOP_KS = [1, 3, 5, 10] as const;
-export const SELECTION_ROWS = ['elbow', '+expand', '+dedup', '+mmr', 'full packet'] as const;
+export const SELECTION_ROWS = ['elbow', '+expand', '+dedup', '+mmr', 'full packet, no verify', 'full packet'] as const;
 export type SelectionRow = (typeof SELECTION_ROWS)[number];
 export type AblationRow = `top-${number}` | SelectionRow;
 export const ABLATION_ROWS: readonly AblationRow[] = [...TOP_KS.map((k) => `top-${k}` as const), ...SELECTION_ROWS];
@@ -460,6 +469,54 @@ export function topK(q: PreparedQuery, k: number, data: AblationData, pack: Part
   return packOnly([...q.candidates].sort(byScoreDesc).slice(0, k), q.text, data, pack);
 }
 
+/** `selectEvidence` on the query's candidates: the engine as the app runs it. */
+export function fullPacket(
+  q: PreparedQuery,
+  data: AblationData,
+  options: Partial<SelectionOptions>,
+): Promise<EvidencePacket> {
+  const { lookup } = data;
+  return selectEvidence(
+    {
+      question: q.text,
+      candidates: q.candidates,
+      chunks: lookup.chunks,
+      documents: lookup.documents,
+      ...(lookup.vectorOf ? { vectorOf: lookup.vectorOf } : {}),
+      tokenCounter: data.tokenCounter,
+      now: 0,
+    },
+    options,
+  );
+}
+
+const packedOf = (packet: EvidencePacket): Packed => ({ sources: packet.sources, tokens: packet.budget.used });
+
+/** A query through the app's answer path: the full packet, the extractive answer, the abstention decision. */
+export interface AnsweredQuery {
+  readonly packet: EvidencePacket;
+  readonly answer: Answer;
+  readonly signals: AbstentionSignals;
+  readonly decision: AbstentionDecision;
+  /** The document of the answer's lead sentence (null when there is no answer sentence). */
+  readonly leadDocId: string | null;
+}
+
+/** `fullPacket` → `answerFromPacket` → `abstentionSignals` → `decideAbstention` (what src/worker/ask.ts does). */
+export async function answerQuery(
+  q: PreparedQuery,
+  data: AblationData,
+  options: Partial<SelectionOptions>,
+  abstention: Partial<AbstentionOptions> = {},
+): Promise<AnsweredQuery> {
+  const packet = await fullPacket(q, data, options);
+  const answer = answerFromPacket(packet);
+  const signals = abstentionSignals({ packet, answer, candidates: q.candidates });
+  const lead = answer.sentences[0]?.citationId;
+  const leadDocId = packet.sources.find((s) => s.citationId === lead)?.docId ?? null;
+  return { packet, answer, signals, decision: decideAbstention(signals, abstention), leadDocId };
+}
+
 /** Expansion for the `+expand` row: the profile's, or ±1 neighbours when the profile has it off. */
 function expansionOf(options: Partial<SelectionOptions>): Partial<ExpandOptions> {
   const e = options.expand ?? {};
@@ -477,21 +534,8 @@ export async function selectRow(
   options: Partial<SelectionOptions>,
 ): Promise<Packed> {
   const { lookup } = data;
-  if (row === 'full packet') {
-    const packet = await selectEvidence(
-      {
-        question: q.text,
-        candidates: q.candidates,
-        chunks: lookup.chunks,
-        documents: lookup.documents,
-        ...(lookup.vectorOf ? { vectorOf: lookup.vectorOf } : {}),
-        tokenCounter: data.tokenCounter,
-        now: 0,
-      },
-      options,
-    );
-    return { sources: packet.sources, tokens: packet.budget.used };
-  }
+  if (row === 'full packet') return packedOf(await fullPacket(q, data, options));
+  if (row === 'full packet, no verify') return packedOf(await fullPacket(q, data, { ...options, verify: null }));
   const maxEvidence = options.maxEvidence ?? 12;
   const pooled = poolCandidates(q.candidates, { ...options.pool, maxEvidence });
   const priors = applyPriors(pooled.pool, { question: q.text, lookup, now: 0 }, options.priors);

@@ -1,27 +1,30 @@
 /**
- * Startup of a stored library: how long until a 10k-chunk library is searchable by its words,
- * and until its vectors are loaded too. Timings, never asserted (benchmarks are not tests).
+ * Startup of a stored library (`npm run bench -- --startup`, and the 10k size in the default
+ * `npm run bench`): how long until a library of N chunks is searchable by its words, and until
+ * its vectors are loaded too. Timings, never asserted (benchmarks are not tests).
  *
- *   npx tsx src/cli/bench-startup.ts                         # Node + fake-indexeddb, then Chromium
- *   npx tsx src/cli/bench-startup.ts --chunks 10000 --docs 100 --no-chromium --json out.json
+ *   npm run bench -- --startup                                  # Chromium, 10k and 100k chunks
+ *   npm run bench -- --startup --startup-chunks 10000 --startup-node --runs 3
  *
- * 1. Node, fake-indexeddb (a pure-JS IndexedDB: a poor proxy for a browser's, which reads from
- *    disk through another process; kept because it runs anywhere). Side by side in one run, the
- *    two ways to make the library searchable lexically at startup:
+ * 1. Chromium (the production build under `vite preview`, Debian's /usr/bin/chromium): the real
+ *    app. The library is written into the app's own IndexedDB by the page, then the page is
+ *    reloaded and the worker's own timings are read (worker start → searchable lexically →
+ *    vectors loaded), plus navigation → library shown in the page. The first reload after
+ *    seeding rebuilds BM25 from the chunks (and stores it); later ones read the stored index.
+ * 2. Optionally (`--startup-node`) Node with fake-indexeddb (a pure-JS IndexedDB: a poor proxy
+ *    for a browser's, which reads from disk through another process). Side by side in one run,
+ *    the two ways to make the library searchable lexically at startup:
  *      rebuild      read documents + chunks, build BM25 from the chunk texts;
  *      serialized   read documents + chunks (still needed to show results) and the stored
  *                   serialized BM25 index, deserialize it;
  *    and the vectors: read every segment, fill the FlatIndex.
- * 2. Chromium (the production build under `vite preview`, Debian's /usr/bin/chromium): the real
- *    app. The library is written into the app's own IndexedDB by the page, then the page is
- *    reloaded and the worker's own timings are read (worker start → searchable lexically →
- *    vectors loaded), plus navigation → library shown in the page.
  *
  * Chunks: ~90 words resampled from SciFact sentences (../shared) when present, else seeded
- * synthetic words; vectors: seeded random unit vectors of 512 dimensions (the USE-lite size).
+ * synthetic words; 100 chunks per document; vectors: seeded random unit vectors of 512
+ * dimensions (the USE-lite size).
  */
 import 'fake-indexeddb/auto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -32,33 +35,32 @@ import { Library } from '../storage/library';
 import { Engine } from '../worker/engine';
 import { mulberry32 } from '../core/util/prng';
 
-interface Args {
-  chunks: number;
-  docs: number;
-  dim: number;
-  runs: number;
-  chromium: boolean;
-  json?: string;
+export interface StartupOptions {
+  /** Library sizes in chunks (one fresh browser profile each). */
+  readonly sizes: readonly number[];
+  /** Chunks per document. */
+  readonly perDoc: number;
+  readonly dim: number;
+  readonly runs: number;
+  readonly node: boolean;
+  readonly chromium: boolean;
 }
 
-function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { chunks: 10_000, docs: 100, dim: 512, runs: 4, chromium: true };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--chunks') args.chunks = Number(argv[++i]);
-    else if (a === '--docs') args.docs = Number(argv[++i]);
-    else if (a === '--runs') args.runs = Number(argv[++i]);
-    else if (a === '--no-chromium') args.chromium = false;
-    else if (a === '--json') args.json = argv[++i];
-    else
-      throw new Error(
-        `bench-startup: unknown argument "${a}". Allowed: --chunks, --docs, --runs, --no-chromium, --json FILE.`,
-      );
-  }
-  for (const k of ['chunks', 'docs', 'runs'] as const) {
-    if (!Number.isInteger(args[k]) || args[k] < 1) throw new Error(`bench-startup: --${k} must be a positive integer.`);
-  }
-  return args;
+export const DEFAULT_STARTUP_OPTIONS: StartupOptions = Object.freeze({
+  sizes: [10_000, 100_000],
+  perDoc: 100,
+  dim: 512,
+  runs: 3,
+  node: false,
+  chromium: true,
+});
+
+/** One size of one run. */
+interface Args {
+  readonly chunks: number;
+  readonly docs: number;
+  readonly dim: number;
+  readonly runs: number;
 }
 
 function sentences(): { list: string[]; source: string } {
@@ -285,12 +287,14 @@ const SHOWN_IN_PAGE = `new Promise((res) => {
   check();
 })`;
 
-/** Chromium: the production app, its IndexedDB filled by the page, then reloaded `runs` times. */
-async function benchChromium(args: Args, fx: Fixture): Promise<Record<string, number> | string> {
-  const chromiumPath = process.env.EVIDENT_CHROMIUM || '/usr/bin/chromium';
-  if (!existsSync(chromiumPath)) return `${chromiumPath} is missing: Chromium part skipped`;
+/** The production app built into a temporary folder and served by `vite preview`. */
+interface AppServer {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+async function serveApp(): Promise<AppServer> {
   const { build, preview } = await import('vite');
-  const { chromium } = await import('playwright-core');
   const { copyAssets } = await import('../../scripts/copy-assets.ts');
   const root = process.cwd();
   await copyAssets(root);
@@ -305,13 +309,30 @@ async function benchChromium(args: Args, fx: Fixture): Promise<Record<string, nu
     preview: { host: '127.0.0.1', port: 0, open: false },
   });
   const url = server.resolvedUrls?.local[0];
+  if (!url) throw new Error('vite preview gave no URL');
+  return {
+    url,
+    async close() {
+      await server.close();
+      await rm(outDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Chromium: the production app in a fresh profile, its IndexedDB filled by the page, then reloaded `runs` times. */
+async function benchChromium(
+  args: Args,
+  fx: Fixture,
+  url: string,
+  chromiumPath: string,
+): Promise<Record<string, number>> {
+  const { chromium } = await import('playwright-core');
   const browser = await chromium.launch({
     executablePath: chromiumPath,
     headless: true,
     args: ['--headless', '--no-sandbox', '--disable-gpu'],
   });
   try {
-    if (!url) throw new Error('vite preview gave no URL');
     const page = await (await browser.newContext()).newPage();
     await page.goto(url);
     // First run: the app creates the database and adds the demo; wait for it to settle.
@@ -326,14 +347,15 @@ async function benchChromium(args: Args, fx: Fixture): Promise<Record<string, nu
     const seedMs = performance.now() - t0;
     const rows: Record<string, number[]> = {};
     const add = (k: string, v: number): void => void (rows[k] ??= []).push(v);
-    for (let run = 0; run < args.runs; run++) {
+    // One more reload than runs: the first rebuilds BM25 from the chunks (and stores it), the
+    // others read the stored index; each kind gets its own median.
+    for (let run = 0; run <= args.runs; run++) {
       await page.reload();
       const shownMs = Number(await page.evaluate(SHOWN_IN_PAGE));
       const lib = page.getByTestId('library');
       const attr = async (n: string): Promise<number> => Number(await lib.getAttribute(`data-${n}`));
       const chunks = await attr('chunks');
       if (chunks < args.chunks) throw new Error(`the app shows ${chunks} chunks, expected at least ${args.chunks}`);
-      // The first reload after seeding rebuilds BM25 from the chunks (and stores it); later ones read it.
       const how = (await lib.getAttribute('data-lexical')) ?? '?';
       const kind = how === 'stored' ? 'BM25 stored' : `BM25 ${how}`;
       add(`[${kind}] worker: open database`, await attr('open-ms'));
@@ -349,39 +371,59 @@ async function benchChromium(args: Args, fx: Fixture): Promise<Record<string, nu
     return out;
   } finally {
     await browser.close();
-    await server.close();
-    await rm(outDir, { recursive: true, force: true });
   }
 }
 
-async function main(): Promise<void> {
-  const args = parseArgs(process.argv.slice(2));
-  const fx = makeLibrary(args);
-  const chunks = fx.chunks.reduce((s, c) => s + c.length, 0);
-  const mb = fx.chunks.flat().reduce((s, c) => s + c.text.length, 0) / 2 ** 20;
-  console.log(
-    `bench-startup: ${fx.documents.length} documents, ${chunks} chunks (${mb.toFixed(1)} M chars of ${fx.source}), ` +
-      `${args.dim}-d float32 vectors (${((chunks * args.dim * 4) / 2 ** 20).toFixed(1)} MiB); median of ${args.runs} runs ` +
-      `(in Chromium the first reload rebuilds BM25, the others read the stored index: medians per kind)\n`,
-  );
-  const report: Record<string, unknown> = { args, chunks, source: fx.source };
-  const node = await benchNode(args, fx);
-  report.node = node;
-  console.log('Node 20 + fake-indexeddb (in-memory; a poor proxy for a browser):');
-  for (const [k, v] of Object.entries(node)) console.log(`  ${k.padEnd(54)} ${fmt(v)}`);
-  if (args.chromium) {
-    const chrome = await benchChromium(args, fx);
-    report.chromium = chrome;
-    if (typeof chrome === 'string') console.log(`\nChromium: ${chrome}`);
-    else {
-      console.log('\nChromium (production build, real IndexedDB on disk):');
-      for (const [k, v] of Object.entries(chrome)) console.log(`  ${k.padEnd(54)} ${fmt(v)}`);
+export interface StartupResult {
+  readonly chunks: number;
+  readonly source: string;
+  readonly node?: Record<string, number>;
+  readonly chromium?: Record<string, number> | string;
+}
+
+/** Runs the startup benchmark at every size; prints as it goes and returns the figures. */
+export async function runStartup(
+  options: Partial<StartupOptions> = {},
+  log: (msg: string) => void = console.log,
+): Promise<StartupResult[]> {
+  const opts: StartupOptions = { ...DEFAULT_STARTUP_OPTIONS, ...options };
+  for (const n of [...opts.sizes, opts.perDoc, opts.runs]) {
+    if (!Number.isInteger(n) || n < 1)
+      throw new Error('bench --startup: sizes, chunks per document and runs must be positive integers.');
+  }
+  const chromiumPath = process.env.EVIDENT_CHROMIUM || '/usr/bin/chromium';
+  const chromiumMissing =
+    opts.chromium && !existsSync(chromiumPath) ? `${chromiumPath} is missing: Chromium part skipped` : null;
+  const app = opts.chromium && !chromiumMissing ? await serveApp() : null;
+  const results: StartupResult[] = [];
+  try {
+    for (const chunks of opts.sizes) {
+      const args: Args = { chunks, docs: Math.ceil(chunks / opts.perDoc), dim: opts.dim, runs: opts.runs };
+      const fx = makeLibrary(args);
+      const made = fx.chunks.reduce((s, c) => s + c.length, 0);
+      const mb = fx.chunks.flat().reduce((s, c) => s + c.text.length, 0) / 2 ** 20;
+      log(
+        `\nstartup: ${fx.documents.length} documents, ${made} chunks (${mb.toFixed(1)} M chars of ${fx.source}), ` +
+          `${args.dim}-d float32 vectors (${((made * args.dim * 4) / 2 ** 20).toFixed(1)} MiB); medians of ${args.runs} runs`,
+      );
+      const result: { -readonly [K in keyof StartupResult]: StartupResult[K] } = { chunks: made, source: fx.source };
+      if (opts.node) {
+        result.node = await benchNode(args, fx);
+        log('Node 20 + fake-indexeddb (in-memory; a poor proxy for a browser):');
+        for (const [k, v] of Object.entries(result.node)) log(`  ${k.padEnd(54)} ${fmt(v)}`);
+      }
+      if (chromiumMissing) {
+        result.chromium = chromiumMissing;
+        log(`Chromium: ${chromiumMissing}`);
+      } else if (app) {
+        result.chromium = await benchChromium(args, fx, app.url, chromiumPath);
+        log('Chromium (production build, real IndexedDB on disk):');
+        for (const [k, v] of Object.entries(result.chromium)) log(`  ${k.padEnd(54)} ${fmt(v)}`);
+      }
+      results.push(result);
     }
+  } finally {
+    await app?.close();
   }
-  if (args.json) writeFileSync(args.json, JSON.stringify(report, null, 2));
+  return results;
 }
-
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exit(1);
-});

@@ -1,277 +1,293 @@
 /**
- * `npm run bench` — timings, never asserted (benchmarks are not tests). One run reports, side by
- * side, Evident's retrieval and a baseline measured in the same process:
+ * `npm run bench` — timings, never asserted (benchmarks are not tests). Every figure is measured
+ * side by side with its baseline in the same run.
  *
- *   lexical: Evident's typed-array BM25 vs MiniSearch (BM25 + the same Porter stemmer)
- *   dense:   Evident's contiguous Float32Array scan + heap vs a naive scan over per-row arrays + full sort
- *   embed:   the embedded USE-lite model, inputs/s at batch 1, 8, 32 on ~120-token chunks
+ *   --peers      lexical: Evident's BM25 vs MiniSearch, Orama (default, stemmed), FlexSearch on
+ *                SciFact (nDCG@10, R@100) and synthetic 10k / 100k chunk libraries (`bench-peers.ts`)
+ *   --dense      the exact dense scan (WASM SIMD float32, plain JS float32, int8, int8 + rescoring)
+ *                vs the memory-bandwidth bound measured in the same run (`bench-fullquery.ts`)
+ *   --fullquery  lexical + dense scan + fusion + evidence selection at 100k chunks, per stage,
+ *                excluding the query embedding; index memory vs raw vectors + postings
+ *   --startup    a stored 10k / 100k-chunk library in the real app in Chromium: time to
+ *                searchable (lexical) and fully loaded (`bench-startup.ts`)
+ *   --embed      the embedded USE-lite model, inputs/s at batch 1, 8, 32 on ~120-token chunks
+ *   --browser    also runs --peers / --dense / --fullquery inside headless Chromium (a worker,
+ *                the same code, WASM SIMD for the scan; `bench-browser.ts`)
  *
- * at 1k, 10k and 100k chunks (chunks resampled from SciFact sentences, ~120 tokens each, seeded).
- * Dense latency does not depend on vector contents, so the scan benchmark uses seeded random unit
- * vectors rather than embedding 100k chunks (hours on 2 cores); embedding throughput is measured
- * separately on real chunks.
+ * Without a section flag every section runs at its default sizes, except that --peers uses
+ * SciFact and 10k only and --startup 10k only (100k takes minutes: ask for it).
  *
- *   npm run bench                      # all sizes
- *   npm run bench -- --sizes 1000,10000 --queries 100 --no-embed --json out.json
+ *   npm run bench -- --peers --browser --json bench.json
+ *   npm run bench -- --peers --corpora scifact,10000 --queries 100
+ *   npm run bench -- --dense --fullquery --browser --sizes 10000,100000
+ *   npm run bench -- --startup --startup-chunks 10000,100000 --runs 3
+ *
+ * `--json FILE` writes `{configs: [{name, corpus, runtime, metrics}], …}`: one entry per system
+ * × corpus × runtime (Evident's lexical entry is named `evident`), plus the dense, full-query
+ * and startup figures.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
-import MiniSearch from 'minisearch';
-import { stemmer } from 'stemmer';
-import { FlatIndex } from '../core/dense/flat-index';
-import { Bm25Index } from '../core/lexical/bm25';
-import type { IndexableDoc } from '../core/types';
-import { sharedPath } from '../node/shared-data';
+import { writeFileSync } from 'node:fs';
 import { loadUseEmbedderNode } from '../node/use-node';
 import { benchEmbedding } from './bench-embed';
-import { mulberry32 } from '../core/util/prng';
+import { runBrowserBench, type BrowserBenchResult } from './bench-browser';
+import { buildLibrary, runFullQueries, scanReport, syntheticLibrary, type FullQueryReport, type ScanReport } from './bench-fullquery';
+import {
+  heapMb,
+  loadScifactSource,
+  peersTable,
+  runPeersNode,
+  syntheticCorpus,
+  type BenchCorpus,
+  type BenchRow,
+} from './bench-peers';
+import { runStartup, type StartupResult } from './bench-startup';
+import { syntheticChunks } from './bench-systems';
+
+const SECTIONS = ['peers', 'dense', 'fullquery', 'startup', 'embed'] as const;
+type Section = (typeof SECTIONS)[number];
 
 interface Args {
-  sizes: number[];
+  sections: Set<Section>;
+  browser: boolean;
+  corpora: ('scifact' | number)[];
   queries: number;
-  embed: boolean;
+  sizes: number[];
+  fullQueryChunks: number;
+  fullQueryQueries: number;
+  startupChunks: number[];
+  startupNode: boolean;
+  runs: number;
   json?: string;
 }
 
 function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { sizes: [1000, 10_000, 100_000], queries: 200, embed: true };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--sizes') args.sizes = String(argv[++i]).split(',').map(Number);
-    else if (a === '--queries') args.queries = Number(argv[++i]);
-    else if (a === '--no-embed') args.embed = false;
-    else if (a === '--json') args.json = argv[++i];
-    else throw new Error(`bench: unknown argument "${a}". Allowed: --sizes, --queries, --no-embed, --json FILE.`);
-  }
-  if (args.sizes.some((n) => !Number.isInteger(n) || n < 1))
-    throw new Error('bench: --sizes must be positive integers');
-  return args;
-}
-
-interface Source {
-  sentences: string[];
-  queries: string[];
-}
-
-function loadSource(): Source {
-  const corpus = readFileSync(sharedPath('datasets', 'scifact', 'corpus.jsonl'), 'utf8');
-  const sentences: string[] = [];
-  for (const line of corpus.split('\n')) {
-    if (line.trim() === '') continue;
-    const doc = JSON.parse(line) as { sentences?: string[]; text: string };
-    for (const s of doc.sentences ?? doc.text.split(/(?<=[.!?])\s+/)) if (s.length > 20) sentences.push(s);
-  }
-  const queries = readFileSync(sharedPath('datasets', 'scifact', 'queries.jsonl'), 'utf8')
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => (JSON.parse(l) as { text: string }).text);
-  return { sentences, queries };
-}
-
-/** ~120-token chunks (≈ 90 words: USE's subword tokens run ~1.3 per word on SciFact) of resampled sentences. */
-function syntheticChunks(source: Source, n: number, seed = 7): IndexableDoc[] {
-  const rand = mulberry32(seed);
-  const docs: IndexableDoc[] = [];
-  for (let i = 0; i < n; i++) {
-    const parts: string[] = [];
-    let words = 0;
-    while (words < 90) {
-      const s = source.sentences[Math.floor(rand() * source.sentences.length)] as string;
-      parts.push(s);
-      words += s.split(' ').length;
-    }
-    docs.push({ id: `c${i}`, title: '', headings: '', text: parts.join(' ') });
-  }
-  return docs;
-}
-
-function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[i] as number;
-}
-
-interface Latency {
-  p50: number;
-  p95: number;
-  mean: number;
-}
-
-function timeQueries(queries: readonly string[], run: (q: string) => unknown): Latency {
-  for (const q of queries.slice(0, 10)) run(q); // warm-up (JIT)
-  const ms: number[] = [];
-  for (const q of queries) {
-    const t = performance.now();
-    run(q);
-    ms.push(performance.now() - t);
-  }
-  ms.sort((a, b) => a - b);
-  return { p50: percentile(ms, 50), p95: percentile(ms, 95), mean: ms.reduce((s, x) => s + x, 0) / ms.length };
-}
-
-/** JS heap plus ArrayBuffer memory (typed arrays live outside the heap), after a GC when exposed. */
-function heapMb(): number {
-  globalThis.gc?.();
-  const m = process.memoryUsage();
-  return (m.heapUsed + m.arrayBuffers) / 2 ** 20;
-}
-
-interface Row {
-  name: string;
-  metrics: Record<string, number>;
-}
-
-function lexicalRows(docs: readonly IndexableDoc[], queries: readonly string[]): Row[] {
-  const rows: Row[] = [];
-  let before = heapMb();
-  let t = performance.now();
-  const bm25 = Bm25Index.build(docs);
-  const buildMs = performance.now() - t;
-  const mem = heapMb() - before;
-  const lat = timeQueries(queries, (q) => bm25.search(q, { k: 100 }));
-  rows.push({ name: 'evident-bm25', metrics: { build_ms: buildMs, heap_mb: mem, ...prefix('query', lat) } });
-
-  before = heapMb();
-  t = performance.now();
-  const mini = new MiniSearch<IndexableDoc>({
-    fields: ['text'],
-    storeFields: [],
-    processTerm: (term) => stemmer(term.toLowerCase()),
-    searchOptions: { bm25: { k: 0.9, b: 0.4, d: 0 } },
-  });
-  mini.addAll(docs as IndexableDoc[]);
-  const miniBuild = performance.now() - t;
-  const miniMem = heapMb() - before;
-  const miniLat = timeQueries(queries, (q) => mini.search(q).slice(0, 100));
-  rows.push({ name: 'minisearch', metrics: { build_ms: miniBuild, heap_mb: miniMem, ...prefix('query', miniLat) } });
-  return rows;
-}
-
-function denseRows(n: number, dim: number, queries: number): Row[] {
-  const rand = mulberry32(11);
-  const unit = (): Float32Array => {
-    const v = new Float32Array(dim);
-    let norm = 0;
-    for (let j = 0; j < dim; j++) {
-      const x = rand() * 2 - 1;
-      v[j] = x;
-      norm += x * x;
-    }
-    const inv = 1 / Math.sqrt(norm);
-    for (let j = 0; j < dim; j++) v[j] = (v[j] as number) * inv;
-    return v;
+  const chosen = new Set<Section>();
+  const args: Omit<Args, 'sections'> & { corporaSet: boolean; startupSet: boolean } = {
+    browser: false,
+    corpora: ['scifact', 10_000, 100_000],
+    corporaSet: false,
+    queries: 100,
+    sizes: [10_000, 100_000],
+    fullQueryChunks: 100_000,
+    fullQueryQueries: 100,
+    startupChunks: [10_000, 100_000],
+    startupSet: false,
+    startupNode: false,
+    runs: 3,
   };
-  const rows: Row[] = [];
-  const before = heapMb();
-  const index = new FlatIndex({ dim, initialCapacity: n });
-  const naive: { id: string; v: Float32Array }[] = [];
-  const matrix = new Float32Array(n * dim);
-  const ids: string[] = [];
-  for (let i = 0; i < n; i++) {
-    const v = unit();
-    matrix.set(v, i * dim);
-    ids.push(`c${i}`);
-    naive.push({ id: `c${i}`, v });
+  const ints = (v: string | undefined, what: string): number[] => {
+    const out = String(v).split(',').map(Number);
+    if (out.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`bench: ${what} takes positive integers.`);
+    return out;
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] as string;
+    const section = a.replace(/^--/, '') as Section;
+    if (SECTIONS.includes(section)) chosen.add(section);
+    else if (a === '--browser') args.browser = true;
+    else if (a === '--corpora') {
+      args.corpora = String(argv[++i])
+        .split(',')
+        .map((c) => (c === 'scifact' ? 'scifact' : (ints(c, '--corpora')[0] as number)));
+      args.corporaSet = true;
+    } else if (a === '--queries') args.queries = ints(argv[++i], '--queries')[0] as number;
+    else if (a === '--sizes') args.sizes = ints(argv[++i], '--sizes');
+    else if (a === '--fullquery-chunks') args.fullQueryChunks = ints(argv[++i], '--fullquery-chunks')[0] as number;
+    else if (a === '--startup-chunks') {
+      args.startupChunks = ints(argv[++i], '--startup-chunks');
+      args.startupSet = true;
+    } else if (a === '--startup-node') args.startupNode = true;
+    else if (a === '--runs') args.runs = ints(argv[++i], '--runs')[0] as number;
+    else if (a === '--json') args.json = argv[++i];
+    else
+      throw new Error(
+        `bench: unknown argument "${a}". Allowed: ${SECTIONS.map((s) => `--${s}`).join(', ')}, --browser, --corpora, --queries, --sizes, --fullquery-chunks, --startup-chunks, --startup-node, --runs, --json FILE.`,
+      );
   }
-  index.addMany(ids, matrix);
-  const mem = heapMb() - before;
-  const qs = Array.from({ length: queries }, unit);
-  let qi = 0;
-  const lat = timeQueries(
-    qs.map(() => ''),
-    () => index.search(qs[qi++ % qs.length] as Float32Array, 100),
-  );
-  // Memory-bandwidth bound for one scan of the raw vectors, measured in this run: a plain sum over
-  // the same bytes (the least work a scan can do).
-  const bytes = n * dim * 4;
-  const sumMs: number[] = [];
-  for (let r = 0; r < 20; r++) {
-    const t = performance.now();
-    let s = 0;
-    for (let i = 0; i < matrix.length; i++) s += matrix[i] as number;
-    sumMs.push(performance.now() - t);
-    if (s === 42) console.log('');
+  const all = chosen.size === 0;
+  if (all) {
+    for (const s of SECTIONS) chosen.add(s);
+    if (!args.corporaSet) args.corpora = ['scifact', 10_000];
+    if (!args.startupSet) args.startupChunks = [10_000];
   }
-  sumMs.sort((a, b) => a - b);
-  const boundMs = percentile(sumMs, 50);
-  rows.push({
-    name: 'evident-flat',
-    metrics: { heap_mb: mem, ...prefix('query', lat), bandwidth_bound_ms: boundMs, gb_per_s: bytes / 1e6 / lat.p50 },
-  });
-  qi = 0;
-  const naiveLat = timeQueries(
-    qs.slice(0, Math.min(qs.length, 50)).map(() => ''),
-    () => {
-      const q = qs[qi++ % qs.length] as Float32Array;
-      const scored = naive.map(({ id, v }) => {
-        let dot = 0;
-        for (let j = 0; j < dim; j++) dot += (v[j] as number) * (q[j] as number);
-        return { id, score: dot };
-      });
-      return scored.sort((a, b) => b.score - a.score).slice(0, 100);
-    },
-  );
-  rows.push({ name: 'naive-scan-sort', metrics: prefix('query', naiveLat) });
-  return rows;
+  const { corporaSet: _c, startupSet: _s, ...rest } = args;
+  return { ...rest, sections: chosen };
 }
 
-function prefix(p: string, lat: Latency): Record<string, number> {
-  return { [`${p}_p50_ms`]: lat.p50, [`${p}_p95_ms`]: lat.p95, [`${p}_mean_ms`]: lat.mean };
+const f = (x: number, digits = 2): string =>
+  Number.isNaN(x) ? '—' : Math.abs(x) >= 100 ? x.toFixed(0) : Math.abs(x) >= 10 ? x.toFixed(1) : x.toFixed(digits);
+const mib = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+
+function scanTable(rows: readonly { runtime: string; n: number; r: ScanReport }[]): string {
+  const out = [
+    '\ndense exact scan, 512-d, top 100, 50 queries (bound: SIMD loads of the same bytes, same run)',
+    '| runtime | vectors | float32 SIMD p50 / p95 | float32 JS p50 | int8 SIMD p50 / p95 | int8 + rescore ×4 p50 / p95 | bound float32 / int8 | float32 ÷ bound | int8 ÷ bound |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const { runtime, n, r } of rows) {
+    out.push(
+      `| ${runtime} | ${n.toLocaleString('en')} | ${f(r.float.p50)} / ${f(r.float.p95)} ms | ${f(r.floatJs.p50)} ms | ${f(r.int8.p50)} / ${f(r.int8.p95)} ms | ${f(r.int8Rescore.p50)} / ${f(r.int8Rescore.p95)} ms | ${f(r.boundFloatMs)} / ${f(r.boundInt8Ms)} ms | ${f(r.float.p50 / r.boundFloatMs, 1)}× | ${f(r.int8.p50 / r.boundInt8Ms, 1)}× |`,
+    );
+  }
+  return out.join('\n');
 }
 
-function printTable(title: string, rows: readonly Row[]): void {
-  const cols = [...new Set(rows.flatMap((r) => Object.keys(r.metrics)))];
-  console.log(`\n${title}`);
-  console.log(`| system | ${cols.join(' | ')} |`);
-  console.log(`|---|${cols.map(() => '---:').join('|')}|`);
+interface FullQueryRow {
+  runtime: string;
+  chunks: number;
+  bm25BuildMs: number;
+  denseBuildMs: number;
+  postingsBytes: number;
+  rawVectorBytes: number;
+  vectorIndexBytes: number;
+  indexMb: number;
+  report: FullQueryReport;
+}
+
+function fullQueryTable(rows: readonly FullQueryRow[]): string {
+  const out = [
+    '\nfull query (lexical top 100 + dense scan top 100 + weighted fusion + selection with verify; no query embedding)',
+    '| runtime | chunks | p50 / p95 | lexical | dense | fuse | select (of which verify) | index memory (measured) | raw vectors + postings | ratio | BM25 build | dense build |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ];
   for (const r of rows) {
-    console.log(`| ${r.name} | ${cols.map((c) => fmt(r.metrics[c])).join(' | ')} |`);
+    const s = r.report.stages;
+    const raw = r.rawVectorBytes + r.postingsBytes;
+    out.push(
+      `| ${r.runtime} | ${r.chunks.toLocaleString('en')} | ${f(r.report.latency.p50)} / ${f(r.report.latency.p95)} ms | ${f(s.lexical ?? NaN)} ms | ${f(s.dense ?? NaN)} ms | ${f(s.fuse ?? NaN)} ms | ${f(s.select ?? NaN)} (${f(s['select.verify'] ?? NaN)}) ms | ${f(r.indexMb, 1)} MiB | ${mib(raw)} | ${f((r.indexMb * 2 ** 20) / raw)}× | ${f(r.bm25BuildMs / 1000)} s | ${f(r.denseBuildMs / 1000)} s |`,
+    );
   }
-}
-
-function fmt(x: number | undefined): string {
-  if (x === undefined || Number.isNaN(x)) return '—';
-  return Math.abs(x) >= 100 ? x.toFixed(0) : Math.abs(x) >= 1 ? x.toFixed(2) : x.toFixed(3);
+  out.push('(stage times are means; selection stages: ' + Object.keys(rows[0]?.report.stages ?? {}).filter((k) => k.startsWith('select.')).join(', ') + ')');
+  return out.join('\n');
 }
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
-  const source = loadSource();
-  const queries = source.queries.slice(0, args.queries);
-  console.log(`Evident bench — node ${process.version}, ${queries.length} SciFact test claims as queries, top 100`);
-  const out: { configs: { name: string; corpus: string; metrics: Record<string, number> }[] } = { configs: [] };
+  const log = (msg: string): void => console.error(`[bench] ${msg}`);
+  const source = await loadScifactSource();
+  console.log(
+    `Evident bench — node ${process.version}, ${args.browser ? 'Node and Chromium' : 'Node'}; sections: ${[...args.sections].join(', ')}`,
+  );
+  const out: {
+    configs: BenchRow[];
+    dense: { runtime: string; n: number; r: ScanReport }[];
+    fullQuery: FullQueryRow[];
+    startup?: StartupResult[];
+    chromium?: Record<string, unknown>;
+    embed?: { batch: number; inputsPerSec: number }[];
+  } = { configs: [], dense: [], fullQuery: [] };
 
-  for (const n of args.sizes) {
-    const docs = syntheticChunks(source, n);
-    const lex = lexicalRows(docs, queries);
-    printTable(`lexical, ${n} chunks`, lex);
-    const dense = denseRows(n, 512, Math.min(100, args.queries));
-    printTable(`dense 512-d exact scan, ${n} chunks`, dense);
-    for (const r of [...lex, ...dense])
-      out.configs.push({ name: r.name, corpus: `synthetic-${n}`, metrics: r.metrics });
+  if (args.sections.has('peers')) {
+    const corpora: BenchCorpus[] = args.corpora.map((c) =>
+      c === 'scifact' ? source.scifact : syntheticCorpus(source, c, args.queries),
+    );
+    const rows = await runPeersNode(corpora, log);
+    out.configs.push(...rows);
+    console.log(
+      peersTable(
+        rows,
+        `lexical, Node ${process.version} (SciFact: its 300 test claims; synthetic: the first ${args.queries}; top 100)`,
+      ),
+    );
+  }
+  if (args.sections.has('dense')) {
+    for (const n of args.sizes) {
+      log(`dense scan, ${n} vectors`);
+      out.dense.push({ runtime: 'node', n, r: scanReport(n, 512, 50) });
+    }
+    console.log(scanTable(out.dense));
+  }
+  if (args.sections.has('fullquery')) {
+    const n = args.fullQueryChunks;
+    log(`full query: building ${n} chunks`);
+    const lib = syntheticLibrary(source.sentences, n);
+    const before = heapMb();
+    const built = buildLibrary(lib, 512);
+    const indexMb = heapMb() - before;
+    const report = await runFullQueries(built, source.scifact.queries.slice(0, args.fullQueryQueries));
+    out.fullQuery.push({
+      runtime: 'node',
+      chunks: n,
+      bm25BuildMs: built.bm25BuildMs,
+      denseBuildMs: built.denseBuildMs,
+      postingsBytes: built.postingsBytes,
+      rawVectorBytes: built.rawVectorBytes,
+      vectorIndexBytes: built.dense.memoryBytes,
+      indexMb,
+      report,
+    });
+    console.log(fullQueryTable(out.fullQuery));
   }
 
-  if (args.embed) {
+  if (args.browser && (args.sections.has('peers') || args.sections.has('dense') || args.sections.has('fullquery'))) {
+    const res = await runBrowserBench(source, {
+      corpora: args.sections.has('peers') ? args.corpora : [],
+      syntheticQueries: args.queries,
+      fullQueryChunks: args.sections.has('fullquery') ? args.fullQueryChunks : 0,
+      fullQueryQueries: args.fullQueryQueries,
+      scanChunks: args.sections.has('dense') ? Math.max(...args.sizes) : 0,
+      dim: 512,
+      log,
+    });
+    if (typeof res === 'string') console.log(`\nChromium: ${res}`);
+    else printBrowser(res, out, args);
+  }
+
+  if (args.sections.has('startup')) {
+    out.startup = await runStartup(
+      { sizes: args.startupChunks, runs: args.runs, node: args.startupNode },
+      (msg) => console.log(msg),
+    );
+  }
+
+  if (args.sections.has('embed')) {
     const t = performance.now();
     const { embedder, backend } = await loadUseEmbedderNode();
     const loadMs = performance.now() - t;
-    const texts = syntheticChunks(source, 256, 3).map((d) => d.text);
-    const rows: Row[] = (await benchEmbedding(embedder, texts)).map((r) => ({
-      name: `use-lite batch ${r.batch}`,
-      metrics: { inputs_per_s: r.inputsPerSec, load_ms: loadMs },
-    }));
-    printTable(`embedding, ${backend.backend} (threads ${backend.threads}), ~120-token chunks`, rows);
-    for (const r of rows) out.configs.push({ name: r.name, corpus: 'synthetic-256', metrics: r.metrics });
+    const texts = syntheticChunks(source.sentences, 256, 3).map((d) => d.text);
+    out.embed = await benchEmbedding(embedder, texts);
+    console.log(`\nembedding, USE-lite on ${backend.backend} (threads ${backend.threads}), ~120-token chunks; load ${f(loadMs)} ms`);
+    for (const r of out.embed) console.log(`  batch ${r.batch}: ${f(r.inputsPerSec)} inputs/s`);
     embedder.dispose();
   }
+
   const peak = process.resourceUsage().maxRSS / 1024;
-  console.log(`\npeak RSS ${peak.toFixed(0)} MB`);
+  console.log(`\npeak RSS of the Node process ${peak.toFixed(0)} MB`);
   if (args.json) {
     writeFileSync(args.json, JSON.stringify({ ...out, peak_rss_mb: peak }, null, 2));
     console.log(`wrote ${args.json}`);
   }
 }
 
+function printBrowser(
+  res: BrowserBenchResult,
+  out: { configs: BenchRow[]; dense: { runtime: string; n: number; r: ScanReport }[]; fullQuery: FullQueryRow[]; chromium?: Record<string, unknown> },
+  args: Args,
+): void {
+  out.chromium = res.info;
+  console.log(`\nChromium: ${JSON.stringify(res.info)}`);
+  if (res.rows.length > 0) {
+    out.configs.push(...res.rows);
+    console.log(
+      peersTable(
+        res.rows,
+        `lexical, Chromium worker (same corpora and queries; index memory: measureUserAgentSpecificMemory of the worker)`,
+      ),
+    );
+  }
+  if (res.scan) {
+    out.dense.push({ runtime: 'chromium', n: res.scan.chunks, r: res.scan.report });
+    console.log(scanTable(out.dense.filter((d) => d.runtime === 'chromium')));
+  }
+  if (res.fullQuery) {
+    const b = res.fullQuery.build;
+    out.fullQuery.push({ runtime: 'chromium', chunks: res.fullQuery.chunks, ...b, report: res.fullQuery.report });
+    console.log(fullQueryTable(out.fullQuery.filter((r) => r.runtime === 'chromium')));
+  }
+  void args;
+}
+
 main().catch((err: unknown) => {
-  console.error(err instanceof Error ? err.message : err);
+  console.error(err instanceof Error ? (err.stack ?? err.message) : err);
   process.exitCode = 1;
 });

@@ -10,6 +10,13 @@ import { Bm25Index } from '../core/lexical/bm25';
 import { EvidentError } from '../core/errors';
 import type { Run } from '../core/eval/metrics';
 import { fuse, DEFAULT_DENSE_WEIGHT, type FusionMode } from '../core/retrieval/fusion';
+import {
+  bm25TermStats,
+  DEFAULT_TERM_COEFFICIENTS,
+  toWeightedQuery,
+  weighQueryTerms,
+  type TermCoefficients,
+} from '../core/retrieval/term-weights';
 import type { Hit, IndexableDoc } from '../core/types';
 import type { BeirDataset, BeirDoc } from '../node/beir';
 
@@ -68,6 +75,13 @@ export interface EvalContext {
   bm25Run(options: Partial<Bm25Options>): Run;
   /** The same, not memoised (sweeps would otherwise keep every run alive). */
   bm25Search(options: Partial<Bm25Options>): Run;
+  /**
+   * BM25 run whose query terms are weighted by `weighQueryTerms` with these coefficients
+   * (src/core/retrieval/term-weights.ts); memoised per options × coefficients.
+   */
+  bm25TermsRun(options: Partial<Bm25Options>, coefficients?: Partial<TermCoefficients>): Run;
+  /** The index `bm25Run(options)` searches (built once per analyzer). */
+  bm25Index(options: Partial<Bm25Options>): Bm25Index;
   /** Dense run with this document representation (memoised). */
   denseRun(strategy: DenseStrategy): Promise<Run>;
 }
@@ -187,7 +201,7 @@ export function createEvalContext(dataset: BeirDataset, options: EvalContextOpti
       }
       return run;
     },
-    bm25Search(bm25Options) {
+    bm25Index(bm25Options) {
       // Postings depend only on the analyzer; k1, b and weights re-parameterise them.
       const { stem = true, stopwords = 'lucene', ...params } = bm25Options;
       const analyzerKey = `${String(stem)}/${stopwords}`;
@@ -200,8 +214,29 @@ export function createEvalContext(dataset: BeirDataset, options: EvalContextOpti
         );
         indexes.set(analyzerKey, base);
       }
-      const index = base.withParams(params);
+      return base.withParams(params);
+    },
+    bm25Search(bm25Options) {
+      const index = ctx.bm25Index(bm25Options);
       return new Map(dataset.queries.map((q) => [q.id, index.search(q.text, { k: depth })]));
+    },
+    bm25TermsRun(bm25Options, coefficients = DEFAULT_TERM_COEFFICIENTS) {
+      const key = `terms:${JSON.stringify(bm25Options)}:${JSON.stringify(coefficients)}`;
+      let run = bm25Runs.get(key);
+      if (!run) {
+        const index = ctx.bm25Index(bm25Options);
+        const stats = bm25TermStats(index);
+        run = new Map(
+          dataset.queries.map((q) => [
+            q.id,
+            index.searchWeighted(toWeightedQuery(weighQueryTerms(index.analyze(q.text), stats, coefficients)), {
+              k: depth,
+            }),
+          ]),
+        );
+        bm25Runs.set(key, run);
+      }
+      return run;
     },
     denseRun(strategy) {
       const dense = options.dense;

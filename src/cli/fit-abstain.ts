@@ -1,71 +1,159 @@
 /**
- * Fits the abstention model (src/core/answer/abstain.ts) on training data only: RGB ids 0–49, both
- * threat models, three corpora per question (with edited passages, clean, negatives only). Ids
- * 50–99 are the report split and are never read here.
+ * Fits the abstention models (src/core/answer/abstain.ts) on training data only, and reports
+ * abstention precision and recall on held-apart data.
  *
- *   npx tsx src/cli/fit-abstain.ts --dataset ../shared/datasets/rgb-counterfactual [--write]
+ *   npx tsx src/cli/fit-abstain.ts --rgb ../shared/datasets/rgb-counterfactual \
+ *                                  --scifact ../shared/datasets/scifact [--write] [--held-out]
  *
- * Examples are the questions the rules in `decideAbstention` leave to the model (an answer was
- * made, no conflict, no missing premise); the label is whether that answer states the true answer.
- * Model: logistic regression on standardised features, batch gradient descent with L2 penalty
- * (our choice: 0.01) until the loss changes by < 1e-9, the weights of monotone features projected
- * onto ≥ 0 after every step. Threshold: the probability cut in {0.05, 0.10, …, 0.95} that
- * maximises correct answers − `WRONG_COST` × wrong answers on the same training examples (`--cost`
- * overrides it).
- * `--write` rewrites the block between BEGIN FITTED and END FITTED in abstain.ts.
+ * Training examples (the test splits are never read for the fit):
+ *   - RGB ids 0–49, both threat models, three corpora per question (with edited passages, clean,
+ *     negatives only); the label is whether the answer states the true answer;
+ *   - SciFact train, every claim twice: *answerable* (the real candidates) and *unanswerable*
+ *     (the candidates of its relevant abstracts removed: the corpus has nothing on it). The label
+ *     is whether the answer's lead sentence comes from a relevant abstract (never, unanswerable).
+ * Each example goes to the model of its question's kind (`questionKindOf`): RGB's who/when/how
+ * many questions are factoids, SciFact's claims and RGB's keyword queries descriptive. Only the
+ * examples the rules of `decideAbstention` leave to the model count.
+ *
+ * Model: logistic regression on the kind's features (`KIND_FEATURES`), standardised, batch
+ * gradient descent with L2 penalty (our choice: 0.01) until the loss changes by < 1e-9, every
+ * weight projected onto ≥ 0 after each step (monotone). A missing feature (no dense retrieval:
+ * `agreement`) reads as its mean.
+ * Thresholds:
+ *   - factoid: the cut in {0.05, …, 0.95} maximising correct − `WRONG_COST` × wrong answers;
+ *   - descriptive: the highest cut in {0.01, …, 0.99} whose cost in selection F1 on the
+ *     answerable training claims (an abstained claim selects nothing) is ≤ `F1_COST_BUDGET`. The
+ *     issue allows 0.01 on SciFact test for the verifier and abstention together; half of it is
+ *     left for the difference between the splits.
+ * `--write` rewrites the block between BEGIN FITTED and END FITTED in abstain.ts. `--held-out`
+ * then runs SciFact test (answerable and unanswerable) and RGB ids 50–99 and prints abstention
+ * precision and recall there: an abstention (or a stated conflict) is right when the answer it
+ * withheld was not correct.
  */
-import { readFile, writeFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
-import { pathToFileURL } from 'node:url';
 import { EvidentError } from '../core/errors';
 import {
   ABSTENTION_FEATURES,
+  KIND_FEATURES,
   MONOTONE_FEATURES,
+  QUESTION_KINDS,
+  decideAbstention,
   featureVector,
+  kindOf,
   pCorrect,
+  ruleOf,
   type AbstentionFeature,
   type AbstentionModel,
+  type AbstentionOptions,
   type AbstentionSignals,
+  type QuestionKind,
 } from '../core/answer/abstain';
+import { setPrf } from '../core/eval/selection-metrics';
+import type { BeirDataset } from '../node/beir';
+import {
+  answerQuery,
+  prepareAblation,
+  prepareQueries,
+  SCIFACT_SELECTION,
+  selectionCandidates,
+  type Prepared,
+} from './ablation';
+import { bestOnGrid, formatTable, parseCli, pct, rewriteInFile, runIfMain } from './common';
 import { runRgb, THREATS, type RgbCase } from './rgb';
+
+export type ExampleSource = 'rgb' | 'scifact' | 'scifact-unanswerable';
 
 export interface Example {
   readonly x: Record<AbstentionFeature, number>;
+  /** The answer (before any abstention) is correct. */
   readonly y: 0 | 1;
   readonly signals: AbstentionSignals;
+  readonly source: ExampleSource;
+  /** Selection F1 of the full packet (SciFact answerable claims; 0 elsewhere). */
+  readonly f1: number;
 }
 
-/** The model's examples from RGB cases run without abstention. */
+const exampleOf = (signals: AbstentionSignals, y: boolean, source: ExampleSource, f1 = 0): Example => ({
+  x: featureVector(signals),
+  y: y ? 1 : 0,
+  signals,
+  source,
+  f1,
+});
+
+/** Examples from RGB cases run without abstention (every case with signals; see `forModel`). */
 export function examplesOf(cases: readonly RgbCase[]): Example[] {
   return cases
-    .filter((c) => c.answerKind === 'answer' && c.signals !== null && c.signals.missingEntities.length === 0)
-    .map((c) => ({ x: featureVector(c.signals!), y: c.answeredCorrectly ? 1 : 0, signals: c.signals! }));
+    .filter((c) => c.signals !== null && c.answerKind !== 'conflict')
+    .map((c) => exampleOf(c.signals!, c.answeredCorrectly, 'rgb'));
+}
+
+/** The examples a kind's model decides: of that kind, and left to the model by the rules. */
+export function forModel(examples: readonly Example[], kind: QuestionKind): Example[] {
+  return examples.filter((e) => kindOf(e.signals) === kind && ruleOf(e.signals) === null);
 }
 
 /**
- * L2-regularised logistic regression by batch gradient descent on standardised features; the
- * weights of `MONOTONE_FEATURES` are projected onto ≥ 0 after every step.
+ * SciFact claims through the app's answer path (ablation.ts: the full packet with verify on, the
+ * extractive answer, its signals), each claim answerable and, with its relevant abstracts' chunks
+ * removed from the candidates, unanswerable.
  */
-export function fitLogistic(examples: readonly Example[], l2 = 0.01, rate = 0.5, maxIter = 20_000): AbstentionModel {
+export async function sciFactExamples(
+  dataset: BeirDataset,
+  prepared: Prepared,
+  abstention?: AbstentionOptions,
+): Promise<{ examples: Example[]; abstained: boolean[] }> {
+  const profile = SCIFACT_SELECTION;
+  const queries = prepareQueries(dataset, prepared, profile.candidates);
+  const examples: Example[] = [];
+  const abstained: boolean[] = [];
+  for (const q of queries) {
+    const judged = dataset.qrels.get(q.id) ?? new Map<string, number>();
+    const relevant = (docId: string | null): boolean => docId !== null && (judged.get(docId) ?? 0) >= 1;
+    const all = selectionCandidates(q.candidates, profile.candidates);
+    for (const answerable of [true, false]) {
+      const candidates = answerable ? all : all.filter((c) => !relevant(c.docId));
+      const a = await answerQuery({ ...q, candidates }, prepared.data, profile.selection, abstention);
+      const correct = a.answer.kind === 'answer' && relevant(a.leadDocId);
+      const f1 = answerable ? setPrf(new Set(a.packet.sources.map((s) => s.docId)), judged).f1 : 0;
+      examples.push(exampleOf(a.signals, correct, answerable ? 'scifact' : 'scifact-unanswerable', f1));
+      abstained.push(a.decision.abstain);
+    }
+  }
+  return { examples, abstained };
+}
+
+/**
+ * L2-regularised logistic regression by batch gradient descent on the standardised `features`
+ * (the others get weight 0); weights of `MONOTONE_FEATURES` are projected onto ≥ 0 after every
+ * step. A non-finite feature value reads as the feature's mean.
+ */
+export function fitLogistic(
+  examples: readonly Example[],
+  features: readonly AbstentionFeature[] = ABSTENTION_FEATURES,
+  l2 = 0.01,
+  rate = 0.5,
+  maxIter = 20_000,
+): AbstentionModel {
   if (examples.length === 0) throw new EvidentError('invalid_input', 'fit-abstain: no training examples.');
   const fs = ABSTENTION_FEATURES;
+  const used = new Set(features);
   const mean = {} as Record<AbstentionFeature, number>;
   const sd = {} as Record<AbstentionFeature, number>;
-  // A feature the examples do not all carry as a finite number is left out (weight 0).
-  const usable = new Set(fs.filter((f) => examples.every((e) => Number.isFinite(e.x[f]))));
   for (const f of fs) {
-    if (!usable.has(f)) {
+    const xs = examples.map((e) => e.x[f]).filter(Number.isFinite);
+    if (!used.has(f) || xs.length === 0) {
       mean[f] = 0;
       sd[f] = 1;
       continue;
     }
-    const xs = examples.map((e) => e.x[f]);
     const m = xs.reduce((a, b) => a + b, 0) / xs.length;
     const v = xs.reduce((a, b) => a + (b - m) ** 2, 0) / xs.length;
     mean[f] = m;
     sd[f] = Math.sqrt(v) > 1e-9 ? Math.sqrt(v) : 1;
   }
-  const z = examples.map((e) => fs.map((f) => (usable.has(f) ? (e.x[f] - mean[f]) / sd[f] : 0)));
+  const z = examples.map((e) =>
+    fs.map((f) => (used.has(f) && Number.isFinite(e.x[f]) ? (e.x[f] - mean[f]) / sd[f] : 0)),
+  );
   const w = fs.map(() => 0);
   let b = 0;
   let prev = Infinity;
@@ -87,9 +175,11 @@ export function fitLogistic(examples: readonly Example[], l2 = 0.01, rate = 0.5,
     const n = examples.length;
     loss = loss / n + (l2 / 2) * w.reduce((a, x) => a + x * x, 0);
     for (let k = 0; k < w.length; k++) {
+      const f = fs[k] as AbstentionFeature;
+      if (!used.has(f)) continue;
       const next = (w[k] as number) - rate * ((gw[k] as number) / n + l2 * (w[k] as number));
       // Projected gradient: monotone features keep a weight ≥ 0.
-      w[k] = MONOTONE_FEATURES.has(fs[k] as AbstentionFeature) ? Math.max(0, next) : next;
+      w[k] = MONOTONE_FEATURES.has(f) ? Math.max(0, next) : next;
     }
     b -= (rate * gb) / n;
     if (Math.abs(prev - loss) < 1e-9) break;
@@ -100,103 +190,215 @@ export function fitLogistic(examples: readonly Example[], l2 = 0.01, rate = 0.5,
 }
 
 /**
- * What a wrong answer costs relative to a correct one when choosing the threshold. A wrong answer
- * is worse than an abstention; 1.5 was chosen by 5-fold cross-validation over question ids on the
- * training split (1, 1.5 and 2 compared: 1.5 kept as many correct answers as 1 with fewer wrong
- * ones; 2 lost about a sixth of the correct answers of the clean corpus).
+ * What a wrong factoid answer costs relative to a correct one when choosing the threshold. A wrong
+ * answer is worse than an abstention; 1.5 was chosen by 5-fold cross-validation over question ids
+ * on RGB's training split (1, 1.5 and 2 compared: 1.5 kept as many correct answers as 1 with fewer
+ * wrong ones; 2 lost about a sixth of the correct answers of the clean corpus).
  */
 export const WRONG_COST = 1.5;
 
-/** Threshold in {0.05, …, 0.95} maximising correct − cost × wrong among answered examples. */
+/** Factoid threshold: the grid cut maximising correct − cost × wrong among the answered examples. */
 export function chooseThreshold(examples: readonly Example[], model: AbstentionModel, cost = 1): number {
-  let best = 0.05;
-  let bestUtility = -Infinity;
-  for (let k = 1; k <= 19; k++) {
-    const t = k / 20;
-    let u = 0;
-    for (const e of examples) if (pCorrect(e.signals, model) >= t) u += e.y === 1 ? 1 : -cost;
-    if (u > bestUtility + 1e-9) {
-      best = t;
-      bestUtility = u;
-    }
-  }
+  const p = examples.map((e) => pCorrect(e.signals, model));
+  return bestOnGrid((t) => examples.reduce((u, e, i) => u + ((p[i] as number) >= t ? (e.y === 1 ? 1 : -cost) : 0), 0));
+}
+
+/** Most selection F1 that abstention may cost on the answerable training claims (see the file comment). */
+export const F1_COST_BUDGET = 0.005;
+
+/** Selection F1 lost on the answerable claims when everything below `t` (or decided by a rule) abstains. */
+export function f1Cost(examples: readonly Example[], model: AbstentionModel, t: number): number {
+  const answerable = examples.filter((e) => e.source === 'scifact');
+  if (answerable.length === 0) return 0;
+  const lost = answerable.reduce(
+    (a, e) => a + (ruleOf(e.signals) !== null || pCorrect(e.signals, model) < t ? e.f1 : 0),
+    0,
+  );
+  return lost / answerable.length;
+}
+
+/** Descriptive threshold: the highest cut in {0.01, …, 0.99} whose F1 cost stays within `budget` (0 if none). */
+export function chooseBudgetThreshold(
+  examples: readonly Example[],
+  model: AbstentionModel,
+  budget = F1_COST_BUDGET,
+): number {
+  let best = 0;
+  for (let k = 1; k <= 99; k++) if (f1Cost(examples, model, k / 100) <= budget + 1e-12) best = k / 100;
   return best;
 }
 
 const round = (x: number): number => Number(x.toFixed(4));
 
 /** The TypeScript block written into abstain.ts. */
-export function modelBlock(model: AbstentionModel, threshold: number, note: string): string {
+export function modelBlock(fitted: AbstentionOptions, notes: readonly string[]): string {
   const rec = (r: Record<AbstentionFeature, number>): string =>
     `Object.freeze({ ${ABSTENTION_FEATURES.map((f) => `${f}: ${round(r[f])}`).join(', ')} })`;
+  const model = (kind: QuestionKind): string[] => {
+    const { model: m, threshold } = fitted[kind];
+    return [
+      `  ${kind}: Object.freeze({`,
+      '    model: Object.freeze({',
+      `      mean: ${rec(m.mean)},`,
+      `      sd: ${rec(m.sd)},`,
+      `      weights: ${rec(m.weights)},`,
+      `      bias: ${round(m.bias)},`,
+      '    }),',
+      `    threshold: ${threshold},`,
+      '  }),',
+    ];
+  };
   return [
-    '// BEGIN FITTED (written by `npx tsx src/cli/fit-abstain.ts --dataset ../shared/datasets/rgb-counterfactual --write`)',
-    `// ${note}`,
-    'export const FITTED_ABSTENTION_MODEL: AbstentionModel = Object.freeze({',
-    `  mean: ${rec(model.mean)},`,
-    `  sd: ${rec(model.sd)},`,
-    `  weights: ${rec(model.weights)},`,
-    `  bias: ${round(model.bias)},`,
+    '// BEGIN FITTED (written by `npx tsx src/cli/fit-abstain.ts --rgb ../shared/datasets/rgb-counterfactual --scifact ../shared/datasets/scifact --write`)',
+    ...notes.map((n) => `// ${n}`),
+    'export const FITTED_ABSTENTION: AbstentionOptions = Object.freeze({',
+    ...QUESTION_KINDS.flatMap(model),
     '});',
-    `export const FITTED_ABSTENTION_THRESHOLD = ${threshold};`,
     '// END FITTED',
   ].join('\n');
 }
 
-async function main(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      dataset: { type: 'string' },
-      write: { type: 'boolean', default: false },
-      file: { type: 'string', default: 'src/core/answer/abstain.ts' },
-      cost: { type: 'string', default: String(WRONG_COST) },
-    },
-    strict: true,
-  });
-  if (!values.dataset) {
-    console.log('usage: tsx src/cli/fit-abstain.ts --dataset <rgb-counterfactual dir> [--write] [--file abstain.ts]');
-    return 2;
-  }
+/** Abstention precision and recall: an abstention (or a stated conflict) is right when the withheld answer was not correct. */
+export interface AbstentionPr {
+  readonly cases: number;
+  readonly abstained: number;
+  readonly shouldAbstain: number;
+  readonly precision: number;
+  readonly recall: number;
+}
+
+export function abstentionPr(
+  items: readonly { readonly abstained: boolean; readonly correct: boolean }[],
+): AbstentionPr {
+  const abstained = items.filter((x) => x.abstained).length;
+  const should = items.filter((x) => !x.correct).length;
+  const hit = items.filter((x) => x.abstained && !x.correct).length;
+  return {
+    cases: items.length,
+    abstained,
+    shouldAbstain: should,
+    precision: abstained === 0 ? 0 : hit / abstained,
+    recall: should === 0 ? 0 : hit / should,
+  };
+}
+
+async function rgbCases(dataset: string, ids: readonly [number, number], abstain: boolean): Promise<RgbCase[]> {
   const cases: RgbCase[] = [];
   for (const threat of THREATS) {
     const report = await runRgb({
-      dataset: values.dataset,
+      dataset,
       threat,
-      ids: [0, 49],
+      ids,
       configs: ['evident', 'clean-ceiling', 'no-evidence'],
-      abstain: false,
+      abstain,
     });
     cases.push(...report.cases);
   }
-  const examples = examplesOf(cases);
-  const model = fitLogistic(examples);
+  return cases;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const cli = parseCli(
+    argv,
+    {
+      rgb: { type: 'string' },
+      scifact: { type: 'string' },
+      write: { type: 'boolean', default: false },
+      'held-out': { type: 'boolean', default: false },
+      file: { type: 'string', default: 'src/core/answer/abstain.ts' },
+      cost: { type: 'string', default: String(WRONG_COST) },
+    },
+    'tsx src/cli/fit-abstain.ts --rgb <rgb-counterfactual dir> --scifact <scifact dir> [--write] [--held-out]',
+    ['rgb', 'scifact'],
+  );
+  if (!cli.ok) return cli.exit;
+  const { values } = cli;
   const cost = Number(values.cost);
   if (!(cost > 0)) throw new EvidentError('invalid_option', `--cost must be a positive number, got "${values.cost}".`);
-  const threshold = chooseThreshold(examples, model, cost);
-  const pos = examples.filter((e) => e.y === 1).length;
-  const kept = examples.filter((e) => pCorrect(e.signals, model) >= threshold);
-  const keptPos = kept.filter((e) => e.y === 1).length;
-  const note = `RGB ids 0–49 (train), ${examples.length} answered examples (${pos} correct); wrong-answer cost ${cost}: at threshold ${threshold} it keeps ${kept.length} answers, ${keptPos} correct.`;
-  console.log(note);
-  console.log(JSON.stringify(model, null, 2));
-  if (values.write) {
-    const text = await readFile(values.file, 'utf8');
-    const re = /\/\/ BEGIN FITTED[\s\S]*?\/\/ END FITTED/u;
-    if (!re.test(text))
-      throw new EvidentError('invalid_input', `${values.file} has no BEGIN FITTED … END FITTED block.`);
-    await writeFile(values.file, text.replace(re, modelBlock(model, threshold, note)));
-    console.log(`wrote ${values.file}`);
+  const log = (msg: string): void => console.error(`[fit-abstain] ${msg}`);
+
+  const { loadBeir } = await import('../node/beir');
+  const { loadUseEmbedderNode } = await import('../node/use-node');
+  const { embedder } = await loadUseEmbedderNode();
+  try {
+    // Training data.
+    const rgbTrain = examplesOf(await rgbCases(values.rgb as string, [0, 49], false));
+    log(`RGB 0–49: ${rgbTrain.length} examples`);
+    const sciTrain = await loadBeir(values.scifact as string, 'train');
+    const sci = await sciFactExamples(sciTrain, await prepareAblation(sciTrain, embedder, log));
+    log(`SciFact train: ${sci.examples.length} examples`);
+    const examples = [...rgbTrain, ...sci.examples];
+
+    const notes: string[] = [];
+    const fitted = {} as Record<QuestionKind, { model: AbstentionModel; threshold: number }>;
+    for (const kind of QUESTION_KINDS) {
+      const mine = forModel(examples, kind);
+      const model = fitLogistic(mine, KIND_FEATURES[kind]);
+      const threshold =
+        kind === 'factoid' ? chooseThreshold(mine, model, cost) : chooseBudgetThreshold(examples, model);
+      fitted[kind] = { model, threshold };
+      const by = (src: ExampleSource): string => `${mine.filter((e) => e.source === src).length} ${src}`;
+      const kept = mine.filter((e) => pCorrect(e.signals, model) >= threshold);
+      const rule =
+        kind === 'factoid'
+          ? `wrong-answer cost ${cost}`
+          : `selection F1 cost on answerable train claims ${f1Cost(examples, model, threshold).toFixed(4)} ≤ ${F1_COST_BUDGET}`;
+      notes.push(
+        `${kind}: ${mine.length} examples (${by('rgb')}, ${by('scifact')}, ${by('scifact-unanswerable')}), ` +
+          `${mine.filter((e) => e.y === 1).length} correct; threshold ${threshold} (${rule}) keeps ${kept.length}, ` +
+          `${kept.filter((e) => e.y === 1).length} correct.`,
+      );
+    }
+    for (const n of notes) console.log(n);
+    console.log(JSON.stringify(fitted, null, 2));
+    if (values.write) {
+      await rewriteInFile(values.file, /\/\/ BEGIN FITTED[\s\S]*?\/\/ END FITTED/u, modelBlock(fitted, notes));
+      console.log(`wrote ${values.file}`);
+    }
+
+    if (values['held-out']) {
+      // Held-apart data, decided by the models just fitted.
+      const sciTest = await loadBeir(values.scifact as string, 'test');
+      const test = await sciFactExamples(sciTest, await prepareAblation(sciTest, embedder, log), fitted);
+      const rgbTest = await rgbCases(values.rgb as string, [50, 99], false);
+      const rgbItems = rgbTest
+        .filter((c) => c.signals !== null)
+        .map((c) => ({
+          abstained: decideAbstention(c.signals!, fitted).abstain,
+          correct: c.answeredCorrectly,
+          kind: kindOf(c.signals!),
+        }));
+      const sciItems = test.examples.map((e, i) => ({
+        abstained: test.abstained[i] as boolean,
+        correct: e.y === 1,
+        kind: kindOf(e.signals),
+        source: e.source,
+      }));
+      const rows: [string, AbstentionPr][] = [
+        ['SciFact test, all', abstentionPr(sciItems)],
+        ['SciFact test, answerable', abstentionPr(sciItems.filter((x) => x.source === 'scifact'))],
+        ['SciFact test, unanswerable', abstentionPr(sciItems.filter((x) => x.source !== 'scifact'))],
+        ['RGB 50–99, all', abstentionPr(rgbItems)],
+        ['RGB 50–99, factoid', abstentionPr(rgbItems.filter((x) => x.kind === 'factoid'))],
+      ];
+      console.log(
+        formatTable(
+          ['held-apart data', 'cases', 'should abstain', 'abstained', 'precision', 'recall'],
+          rows.map(([name, r]) => [
+            name,
+            String(r.cases),
+            String(r.shouldAbstain),
+            String(r.abstained),
+            pct(r.precision),
+            pct(r.recall),
+          ]),
+        ),
+      );
+    }
+  } finally {
+    embedder.dispose();
   }
   return 0;
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (err: unknown) => {
-      console.error(err instanceof EvidentError ? `${err.code}: ${err.message}` : err);
-      process.exit(1);
-    },
-  );
-}
+runIfMain(import.meta.url, main);

@@ -10,32 +10,16 @@
  *
  * `--write` rewrites `FITTED_LEXICAL_THRESHOLD` in validate.ts.
  */
-import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
-import { pathToFileURL } from 'node:url';
-import { EvidentError } from '../core/errors';
 import { lexicalSupport } from '../core/answer/validate';
 import { mulberry32 } from '../core/util/prng';
+import { bestOnGrid, parseCli, readJsonl, rewriteInFile, runIfMain } from './common';
 
 interface EvidenceRow {
   readonly 'query-id': string;
   readonly 'corpus-id': string;
   readonly label: 'SUPPORT' | 'CONTRADICT';
   readonly sentences: readonly number[];
-}
-
-async function jsonl<T>(file: string): Promise<T[]> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch {
-    throw new EvidentError('dataset_missing', `SciFact file not found: ${file}.`);
-  }
-  return text
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l) as T);
 }
 
 export interface Scored {
@@ -59,42 +43,35 @@ export function f1At(items: readonly Scored[], t: number): { p: number; r: numbe
   return { p, r, f1: p + r === 0 ? 0 : (2 * p * r) / (p + r) };
 }
 
+/** The grid threshold with the best F1. */
 export function bestThreshold(items: readonly Scored[]): number {
-  let best = 0.05;
-  let bestF1 = -1;
-  for (let k = 1; k <= 19; k++) {
-    const t = k / 20;
-    const { f1 } = f1At(items, t);
-    if (f1 > bestF1 + 1e-12) {
-      best = t;
-      bestF1 = f1;
-    }
-  }
-  return best;
+  return bestOnGrid((t) => f1At(items, t).f1);
 }
 
 async function main(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
+  const cli = parseCli(
+    argv,
+    {
       dataset: { type: 'string' },
       write: { type: 'boolean', default: false },
       file: { type: 'string', default: 'src/core/answer/validate.ts' },
     },
-    strict: true,
-  });
-  if (!values.dataset) {
-    console.log('usage: tsx src/cli/fit-support.ts --dataset <scifact dir> [--write]');
-    return 2;
-  }
-  const dir = values.dataset;
-  const queries = new Map(
-    (await jsonl<{ _id: string; text: string }>(path.join(dir, 'queries-train.jsonl'))).map((q) => [q._id, q.text]),
+    'tsx src/cli/fit-support.ts --dataset <scifact dir> [--write]',
+    ['dataset'],
   );
-  const evidence = (await jsonl<EvidenceRow>(path.join(dir, 'evidence-train.jsonl'))).filter(
+  if (!cli.ok) return cli.exit;
+  const { values } = cli;
+  const dir = values.dataset as string;
+  const queries = new Map(
+    (await readJsonl<{ _id: string; text: string }>(path.join(dir, 'queries-train.jsonl'), 'SciFact')).map((q) => [
+      q._id,
+      q.text,
+    ]),
+  );
+  const evidence = (await readJsonl<EvidenceRow>(path.join(dir, 'evidence-train.jsonl'), 'SciFact')).filter(
     (e) => e.label === 'SUPPORT',
   );
-  const corpus = await jsonl<{ _id: string; sentences?: string[] }>(path.join(dir, 'corpus.jsonl'));
+  const corpus = await readJsonl<{ _id: string; sentences?: string[] }>(path.join(dir, 'corpus.jsonl'), 'SciFact');
   const sentencesOf = new Map(corpus.map((d) => [d._id, d.sentences ?? []]));
   const pool = corpus.flatMap((d) => (d.sentences ?? []).map((s) => ({ doc: d._id, s })));
   const rand = mulberry32(42);
@@ -133,21 +110,14 @@ async function main(argv: string[]): Promise<number> {
     `hard negatives at ${t}: P ${h.p.toFixed(3)} R ${h.r.toFixed(3)} F1 ${h.f1.toFixed(3)} (best for hard: ${th})`,
   );
   if (values.write) {
-    const text = await readFile(values.file, 'utf8');
-    const re = /export const FITTED_LEXICAL_THRESHOLD = [\d.]+;/u;
-    if (!re.test(text)) throw new EvidentError('invalid_input', `${values.file} has no FITTED_LEXICAL_THRESHOLD.`);
-    await writeFile(values.file, text.replace(re, `export const FITTED_LEXICAL_THRESHOLD = ${t};`));
+    await rewriteInFile(
+      values.file,
+      /export const FITTED_LEXICAL_THRESHOLD = [\d.]+;/u,
+      `export const FITTED_LEXICAL_THRESHOLD = ${t};`,
+    );
     console.log(`wrote ${values.file}`);
   }
   return 0;
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (err: unknown) => {
-      console.error(err instanceof EvidentError ? `${err.code}: ${err.message}` : err);
-      process.exit(1);
-    },
-  );
-}
+runIfMain(import.meta.url, main);

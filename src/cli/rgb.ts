@@ -22,10 +22,8 @@
  * safe accuracy (correct, conflict or abstain), wrong answers, and span accuracy (correct with a
  * short answer span that is itself one of the true answer's aliases). Tune on ids 0–49; report on 50–99 (the default).
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
-import { pathToFileURL } from 'node:url';
 import { EvidentError } from '../core/errors';
 import { Bm25Index } from '../core/lexical/bm25';
 import { fuse } from '../core/retrieval/fusion';
@@ -44,6 +42,7 @@ import {
 } from '../core/answer/abstain';
 import { foldText } from '../core/verify/values';
 import { mulberry32 } from '../core/util/prng';
+import { formatTable, parseCli, pct, readJsonl, runIfMain } from './common';
 
 export const THREATS = ['honest', 'spoofed'] as const;
 export type Threat = (typeof THREATS)[number];
@@ -101,6 +100,11 @@ export interface RgbMetrics {
   readonly wrongRate: number;
   /** Share of questions answered correctly with a short answer span that is itself a true alias. */
   readonly spanAccuracy: number;
+  /**
+   * Share of questions whose answer stated the true answer *before* the abstention decision: what
+   * the configuration would get right if it never abstained (the ceiling abstention trades against).
+   */
+  readonly answeredAccuracy: number;
 }
 
 export interface RgbReport {
@@ -128,17 +132,7 @@ export interface RunRgbOptions {
 }
 
 export async function loadRgb(dir: string): Promise<RgbRow[]> {
-  const file = path.join(dir, 'en_fact.jsonl');
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch {
-    throw new EvidentError('dataset_missing', `RGB file not found: ${file}. Mount ../shared or pass --dataset.`);
-  }
-  return text
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l) as RgbRow);
+  return readJsonl<RgbRow>(path.join(dir, 'en_fact.jsonl'), 'RGB');
 }
 
 /** Normalised form for answer matching: diacritics stripped, lower case, punctuation as spaces. */
@@ -151,13 +145,22 @@ export function aliasesOf(a: Aliases): string[] {
   return typeof a === 'string' ? [a] : a.flatMap(aliasesOf);
 }
 
-/** Whether `text` states one of the aliases (whole words, case- and punctuation-insensitive). */
+/**
+ * Spellings of one alias the grader accepts: the alias, and for a two-word name the same words in
+ * the other order. Chinese, Japanese, Korean and Hungarian names are written family name first as
+ * often as last ("Liu Yifei" is "Yifei Liu"); RGB lists one order only.
+ */
+export function aliasForms(alias: string): string[] {
+  const n = normalizeAnswer(alias);
+  if (n.length === 0) return [];
+  const w = n.split(' ');
+  return w.length === 2 ? [n, `${w[1]} ${w[0]}`] : [n];
+}
+
+/** Whether `text` states one of the aliases (whole words, case- and punctuation-insensitive; see `aliasForms`). */
 export function states(text: string, answer: Aliases): boolean {
   const t = ` ${normalizeAnswer(text)} `;
-  return aliasesOf(answer).some((a) => {
-    const n = normalizeAnswer(a);
-    return n.length > 0 && t.includes(` ${n} `);
-  });
+  return aliasesOf(answer).some((a) => aliasForms(a).some((n) => t.includes(` ${n} `)));
 }
 
 const CREDIBLE: readonly SourceType[] = ['government', 'established_news', 'peer_reviewed'];
@@ -338,6 +341,7 @@ export function metricsOf(cases: readonly RgbCase[]): RgbMetrics {
     safeAccuracy: share('correct') + share('conflict') + share('abstain'),
     wrongRate: share('wrong'),
     spanAccuracy: n === 0 ? 0 : cases.filter((c) => c.spanCorrect).length / n,
+    answeredAccuracy: n === 0 ? 0 : cases.filter((c) => c.answeredCorrectly).length / n,
   };
 }
 
@@ -384,46 +388,54 @@ export async function runRgb(options: RunRgbOptions): Promise<RgbReport> {
   return report;
 }
 
-const pct = (x: number): string => `${(100 * x).toFixed(1)}%`.padStart(7);
-
 export function formatRgbTable(report: RgbReport): string {
-  const header = `config          poisoned  attack  accuracy  conflict  abstain   safe    wrong    span`;
-  const rows = report.configs.map(
-    (c) =>
-      `${c.name.padEnd(15)} ${pct(c.metrics.poisonedShare)}  ${pct(c.metrics.attackSuccess)} ${pct(c.metrics.accuracy)}  ${pct(c.metrics.conflictRate)}  ${pct(c.metrics.abstentionRate)} ${pct(c.metrics.safeAccuracy)} ${pct(c.metrics.wrongRate)} ${pct(c.metrics.spanAccuracy)}`,
-  );
+  const header = [
+    'config',
+    'poisoned',
+    'attack',
+    'accuracy',
+    'conflict',
+    'abstain',
+    'safe',
+    'wrong',
+    'span',
+    'answered',
+  ];
+  const rows = report.configs.map((c) => {
+    const m = c.metrics;
+    return [
+      c.name,
+      ...[m.poisonedShare, m.attackSuccess, m.accuracy, m.conflictRate, m.abstentionRate, m.safeAccuracy],
+      ...[m.wrongRate, m.spanAccuracy, m.answeredAccuracy],
+    ].map((x) => (typeof x === 'string' ? x : pct(x)));
+  });
   return [
     `RGB ${report.dataset} / ${report.split} / ${report.threat} (${report.configs[0]?.metrics.questions ?? 0} questions)`,
-    header,
-    ...rows,
+    formatTable(header, rows),
   ].join('\n');
 }
 
 /** The RGB command line; `npm run eval -- --dataset <rgb dir> --threat …` lands here too. */
 export async function rgbMain(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
+  const cli = parseCli(
+    argv,
+    {
       dataset: { type: 'string' },
       threat: { type: 'string', default: 'honest' },
       ids: { type: 'string', default: '50-99' },
       json: { type: 'string' },
       dense: { type: 'boolean', default: false },
       verbose: { type: 'boolean', default: false },
-      help: { type: 'boolean', default: false },
     },
-    strict: true,
-  });
-  if (values.help || !values.dataset) {
-    console.log(
-      'usage: tsx src/cli/rgb.ts --dataset <rgb-counterfactual dir> --threat honest|spoofed [--ids 50-99] [--json out.json] [--dense] [--verbose]',
-    );
-    return values.help ? 0 : 2;
-  }
+    'tsx src/cli/rgb.ts --dataset <rgb-counterfactual dir> --threat honest|spoofed [--ids 50-99] [--json out.json] [--dense] [--verbose]',
+    ['dataset'],
+  );
+  if (!cli.ok) return cli.exit;
+  const { values } = cli;
   const m = /^(\d+)-(\d+)$/u.exec(values.ids);
   if (!m) throw new EvidentError('invalid_option', `--ids must look like 50-99, got "${values.ids}".`);
   const report = await runRgb({
-    dataset: values.dataset,
+    dataset: values.dataset as string,
     threat: values.threat as Threat,
     ids: [Number(m[1]), Number(m[2])],
     ...(values.json ? { json: values.json } : {}),
@@ -442,12 +454,4 @@ export async function rgbMain(argv: string[]): Promise<number> {
   return 0;
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  rgbMain(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (err: unknown) => {
-      console.error(err instanceof EvidentError ? `${err.code}: ${err.message}` : err);
-      process.exit(1);
-    },
-  );
-}
+runIfMain(import.meta.url, rgbMain);

@@ -228,3 +228,68 @@ export function modelPath(spec: ModelSpec): string {
 export function downloadBytes(spec: ModelSpec): number | null {
   return spec.bytes ?? spec.approxBytes ?? null;
 }
+
+/** One role of a profile as the Settings page lists it. */
+export interface ProfileRoleSummary {
+  readonly role: ModelRole;
+  /** null: the role's model-free method. */
+  readonly id: string | null;
+  readonly source: ModelSource | null;
+  readonly runtime: ModelRuntime | null;
+  readonly task: string | null;
+  readonly dtype: ModelDtype | null;
+  readonly license: string | null;
+  /** Exact download size when known, else the manifest's estimate, else null. */
+  readonly bytes: number | null;
+  readonly estimated: boolean;
+}
+
+export interface ProfileSummary {
+  readonly name: ProfileName;
+  readonly description: string;
+  readonly roles: readonly ProfileRoleSummary[];
+  readonly totalBytes: number;
+  /** Some role comes from the Hugging Face Hub unless self-hosted (asks for consent first). */
+  readonly fromHub: boolean;
+}
+
+/** The profiles named, in that order, with per-role sizes and licenses from the manifest. */
+export function summarizeProfiles(manifest: Manifest, names: readonly ProfileName[]): ProfileSummary[] {
+  return names.map((name) => {
+    const profile = manifest.profiles[name];
+    const roles = MODEL_ROLES.map((role): ProfileRoleSummary => {
+      const spec = profile.roles[role];
+      if (!spec) {
+        return {
+          role,
+          id: null,
+          source: null,
+          runtime: null,
+          task: null,
+          dtype: null,
+          license: null,
+          bytes: null,
+          estimated: false,
+        };
+      }
+      return {
+        role,
+        id: spec.id,
+        source: spec.source,
+        runtime: spec.runtime,
+        task: spec.task,
+        dtype: spec.dtype,
+        license: spec.license,
+        bytes: downloadBytes(spec),
+        estimated: spec.bytes === null,
+      };
+    });
+    return {
+      name,
+      description: profile.description,
+      roles,
+      totalBytes: roles.reduce((s, r) => s + (r.bytes ?? 0), 0),
+      fromHub: roles.some((r) => r.source === 'hub'),
+    };
+  });
+}

@@ -259,6 +259,34 @@ describe('Library', () => {
     lib.close();
   });
 
+  it('queues a file as its bytes and counts the starts of an entry across reopening', async () => {
+    const name = `evident-lib-test-${n++}`;
+    const lib = await Library.open({ name });
+    const bytes = Uint8Array.from([0x25, 0x50, 0x44, 0x46, 0, 255, 7]).buffer;
+    const [entry] = await lib.enqueue([
+      {
+        docId: 'file:a.pdf',
+        title: 'a',
+        fileName: 'a.pdf',
+        source: { kind: 'bytes', bytes, mime: 'application/pdf' },
+        queuedAt: 1,
+      },
+    ]);
+    const seq = entry!.seq!;
+    expect(await lib.beginQueued(seq)).toBe(1);
+    lib.close();
+    const again = await Library.open({ name });
+    const [stored] = await again.queued();
+    expect(stored!.source.kind === 'bytes' && Array.from(new Uint8Array(stored!.source.bytes))).toEqual([
+      0x25, 0x50, 0x44, 0x46, 0, 255, 7,
+    ]);
+    expect(await again.beginQueued(seq)).toBe(2);
+    // Another entry starts its own count.
+    expect(await again.beginQueued(seq + 1)).toBe(1);
+    expect(await again.beginQueued(seq)).toBe(1);
+    again.close();
+  });
+
   it('persists the prior state as a PriorStore and rejects an invalid one', async () => {
     const lib = await open();
     expect(await lib.priors.load()).toEqual(createPriorState());

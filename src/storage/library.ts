@@ -269,6 +269,25 @@ export class Library {
     return this.db.getAll('ingestQueue');
   }
 
+  /**
+   * Counts one more start of queue entry `seq` (kept across reloads, in the same transaction as
+   * the read) and resolves with the count: 1 the first time, more when earlier starts never
+   * finished (a reload, or a file that kills the worker).
+   */
+  async beginQueued(seq: number): Promise<number> {
+    try {
+      return await writeTx(this.db, ['settings'], async (tx, keep) => {
+        const settings = tx.objectStore('settings');
+        const last = (await keep(settings.get('ingestAttempt'))) as Settings['ingestAttempt'] | undefined;
+        const count = last?.seq === seq ? last.count + 1 : 1;
+        keep(settings.put({ seq, count }, 'ingestAttempt'));
+        return count;
+      });
+    } catch (err) {
+      throw toStorageError(err, 'the ingest queue');
+    }
+  }
+
   /** Drops a queue entry that cannot be ingested (its error was reported). */
   async dequeue(seq: number): Promise<void> {
     await writeTx(this.db, ['ingestQueue'], (tx, keep) => keep(tx.objectStore('ingestQueue').delete(seq)));

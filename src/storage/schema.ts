@@ -28,6 +28,12 @@ export interface Settings {
   readonly demoInstalled: boolean;
   /** Bumped by every write that changes documents, chunks or titles (another tab can tell the library changed). */
   readonly libraryVersion: number;
+  /**
+   * The ingest-queue entry being worked on and how many times it was started. A file that kills
+   * the worker (memory) would otherwise be resumed, and kill it again, on every start: after
+   * `MAX_INGEST_ATTEMPTS` starts (`src/worker/ingest-files.ts`) it is dropped with an error instead.
+   */
+  readonly ingestAttempt: { readonly seq: number; readonly count: number };
 }
 export type SettingKey = keyof Settings;
 
@@ -41,7 +47,12 @@ export interface LexicalRecord {
   readonly index: SerializedBm25;
 }
 
-/** What an ingest queue entry carries: text now; file bytes once the parsers take files. */
+/**
+ * What an ingest queue entry carries: text (documents added as text, the demo), or a file's own
+ * bytes, which a resumed batch parses again with the same parser (so pages, headings and the
+ * file's format come back as they would have). The bytes leave the queue in the transaction
+ * that stores their document.
+ */
 export type QueuedSource =
   | { readonly kind: 'text'; readonly text: string; readonly format: 'markdown' | 'text' }
   | { readonly kind: 'bytes'; readonly bytes: ArrayBuffer; readonly mime: string };

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import type { DocumentMetaPatch } from '../core/library-format';
 import type { AskStore } from './ask-store';
+import type { BackupStore } from './backup-store';
 import { AskPage } from './components/AskPage';
 import { Header } from './components/Header';
 import { LibraryPage } from './components/LibraryPage';
@@ -33,11 +34,13 @@ export interface AppProps {
   readonly session: EvidentSession;
   readonly ask: AskStore;
   readonly ingest: IngestStore;
+  /** Library export / import (absent: the Library page shows no backup panel). */
+  readonly backup?: BackupStore;
   readonly settings: SettingsStore;
   readonly client: Pick<WorkerClient, 'readDocument' | 'updateDocumentMeta'>;
 }
 
-export function App({ session, ask, ingest, settings, client }: AppProps) {
+export function App({ session, ask, ingest, backup, settings, client }: AppProps) {
   const state = useSyncExternalStore(session.subscribe, session.getState);
   const [page, setPage] = useState<Page>(
     () => pageFromHash(typeof location === 'undefined' ? '' : location.hash) ?? 'library',
@@ -116,6 +119,7 @@ export function App({ session, ask, ingest, settings, client }: AppProps) {
                 session={session}
                 state={state}
                 ingest={ingest}
+                {...(backup ? { backup } : {})}
                 onSaveDetails={onSaveDetails}
                 onPreview={onPreview}
                 onTryDemo={onTryDemo}

@@ -111,3 +111,37 @@ describe('AskStore', () => {
     expect(store.getState().feedback['g#0']).toMatchObject({ status: 'error', error: { code: 'invalid_input' } });
   });
 });
+
+describe('AskStore streaming', () => {
+  it('shows a generator’s answer as it is written, and never shortens it', async () => {
+    let send: (p: AskProgress) => void = () => {};
+    let finish: () => void = () => {};
+    const store = new AskStore({
+      ask: (q: string, opts: { onProgress?: (p: AskProgress) => void } = {}) =>
+        new Promise<AskResult>((resolve) => {
+          send = (p) => opts.onProgress?.(p);
+          finish = () => resolve(result(q));
+        }),
+      feedback: async () => {
+        throw new Error('unused');
+      },
+    });
+    const done = store.ask('How many days?');
+    send({ phase: 'answer', answerer: 'tiny/causal-lm' });
+    expect(store.getState().ask).toMatchObject({ phase: 'asking', step: 'answer', answerer: 'tiny/causal-lm' });
+    send({ phase: 'answer', answerer: 'tiny/causal-lm', partial: 'Three' });
+    send({ phase: 'answer', answerer: 'tiny/causal-lm', partial: 'Three days [S1]' });
+    expect(store.getState().ask).toMatchObject({ partial: 'Three days [S1]' });
+    // A late, shorter event (reordered delivery) keeps the longer text.
+    send({ phase: 'answer', answerer: 'tiny/causal-lm', partial: 'Three' });
+    send({ phase: 'validate' });
+    expect(store.getState().ask).toMatchObject({
+      step: 'validate',
+      answerer: 'tiny/causal-lm',
+      partial: 'Three days [S1]',
+    });
+    finish();
+    await done;
+    expect(store.getState().ask.phase).toBe('done');
+  });
+});

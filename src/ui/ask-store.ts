@@ -1,6 +1,6 @@
 /**
- * The Ask page's state: one question at a time (a newer question cancels the one in flight), its
- * result with the whole evidence trail, and the user's helpful / misleading marks on cited
+ * The Ask page's state: one question at a time (a newer question cancels the one in flight), the
+ * answer as a generator writes it (streamed), the result with the whole evidence trail, and the user's helpful / misleading marks on cited
  * passages (each sent to the worker, which moves the document's λ and stores it).
  */
 import type { EvidentErrorValue } from '../core/errors';
@@ -10,7 +10,14 @@ import { isAbort, type WorkerClient } from './worker-client';
 
 export type AskPhase =
   | { readonly phase: 'idle' }
-  | { readonly phase: 'asking'; readonly question: string; readonly step: AskProgress['phase'] }
+  | {
+      readonly phase: 'asking';
+      readonly question: string;
+      readonly step: AskProgress['phase'];
+      /** The generator writing the answer, and its text so far (streamed); absent for the extractive answerer. */
+      readonly answerer?: string;
+      readonly partial?: string;
+    }
   | { readonly phase: 'done'; readonly result: AskResult; readonly ms: number }
   | { readonly phase: 'error'; readonly question: string; readonly error: EvidentErrorValue };
 
@@ -57,9 +64,24 @@ export class AskStore extends Store<AskState> {
       const result = await this.client.ask(q, {
         signal: run.signal,
         onProgress: (p) => {
-          if (!settled && !run.signal.aborted && p.phase !== 'done') {
-            this.set({ ask: { phase: 'asking', question: q, step: p.phase } });
-          }
+          if (settled || run.signal.aborted || p.phase === 'done') return;
+          // Streamed text only grows: an event that arrives late never shortens what is shown.
+          const before = this.getState().ask;
+          const shown = before.phase === 'asking' ? before.partial : undefined;
+          const partial = p.partial !== undefined && p.partial.length >= (shown?.length ?? 0) ? p.partial : shown;
+          this.set({
+            ask: {
+              phase: 'asking',
+              question: q,
+              step: p.phase,
+              ...(p.answerer
+                ? { answerer: p.answerer }
+                : before.phase === 'asking' && before.answerer
+                  ? { answerer: before.answerer }
+                  : {}),
+              ...(partial !== undefined ? { partial } : {}),
+            },
+          });
         },
       });
       settled = true;

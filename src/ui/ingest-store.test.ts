@@ -137,6 +137,44 @@ describe('IngestStore', () => {
     expect(client.calls).toEqual([]);
   });
 
+  it('stops adding files: the file already stored says so, the rest are cancelled and never sent', async () => {
+    const calls: string[][] = [];
+    const client = {
+      // Stores the first file, then works until cancelled (as the worker does while embedding).
+      addFiles: (
+        files: readonly FileInput[],
+        opts: { signal?: AbortSignal; onProgress?: (p: FileProgress) => void } = {},
+      ): Promise<AddFilesResult> => {
+        calls.push(files.map((f) => f.name));
+        const f = files[0]!;
+        opts.onProgress?.({ fileId: f.fileId, index: 0, count: files.length, phase: 'index', done: 1, total: 1 });
+        return new Promise((_resolve, reject) =>
+          opts.signal?.addEventListener('abort', () => reject(new EvidentError('aborted', 'Cancelled.'))),
+        );
+      },
+    };
+    let changed = 0;
+    const store = new IngestStore(client, { onLibraryChanged: () => changed++ });
+    store.add([new File(['a'], 'a.md'), new File(['b'], 'b.md')]);
+    await until(() => store.getState().jobs[0]!.status === 'working');
+    store.add([new File(['c'], 'c.md')]);
+    store.cancel();
+    await until(() => store.getState().jobs.every((j) => j.status === 'cancelled'));
+    expect(store.getState().jobs.map((j) => [j.name, j.error?.message])).toEqual([
+      [
+        'a.md',
+        'Cancelled after it was stored: it is in the library and searchable by its words; its remaining vectors are computed on the next start.',
+      ],
+      ['b.md', 'Cancelled: not added.'],
+      ['c.md', 'Cancelled: not added.'],
+    ]);
+    expect(calls).toEqual([['a.md', 'b.md']]);
+    // The stored file was listed, and the list refreshed when the batch ended.
+    expect(changed).toBe(2);
+    store.clearDone();
+    expect(store.getState().jobs).toEqual([]);
+  });
+
   it('fails every file of a batch whose call failed (a crashed worker), then takes new files', async () => {
     let crash = true;
     const client = {
@@ -151,7 +189,11 @@ describe('IngestStore', () => {
     const store = new IngestStore(client);
     store.add([new File(['a'], 'a.md'), new File(['b'], 'b.md')]);
     await until(() => store.getState().jobs.every((j) => j.status === 'failed'));
-    expect(store.getState().jobs[0]!.error?.code).toBe('worker_crashed');
+    expect(store.getState().jobs[0]!.error).toEqual({
+      code: 'worker_crashed',
+      message:
+        'The background worker crashed. If the library is kept in this browser, adding it resumes once the worker has restarted.',
+    });
     store.add([new File(['c'], 'c.md')]);
     await until(() => store.getState().jobs[2]?.status === 'done');
     store.clearDone();

@@ -1,14 +1,15 @@
 /**
  * Files the user adds to the library (file picker or drop): each becomes a job that shows its
  * progress (parse → chunk → lexical index → vectors) and ends done, failed with a plain-language
- * error, or waiting for a PDF password. Files go to the worker in batches, one batch at a time,
- * their bytes transferred (not copied); a password-protected PDF is read again from its `File`
- * when the user gives the password.
+ * error, cancelled, or waiting for a PDF password. Files go to the worker in batches, one batch
+ * at a time, their bytes transferred (not copied); a password-protected PDF is read again from
+ * its `File` when the user gives the password. `cancel` stops the batch in flight and the files
+ * waiting behind it (a file already stored stays in the library).
  */
 import type { EvidentErrorValue } from '../core/errors';
 import type { FileInput, FileOutcome, FilePhase } from '../worker/ask-api';
 import { Store, toErrorValue } from './store';
-import type { WorkerClient } from './worker-client';
+import { isAbort, type WorkerClient } from './worker-client';
 
 /** Largest file read into memory: the parser's own default limit (`parseDocument` maxBytes). */
 export const MAX_FILE_BYTES = 100 * 1024 * 1024;
@@ -17,7 +18,7 @@ export const MAX_FILE_BYTES = 100 * 1024 * 1024;
 export const ACCEPTED_FILES =
   '.pdf,.docx,.html,.htm,.md,.markdown,.txt,application/pdf,text/html,text/markdown,text/plain';
 
-export type JobStatus = 'waiting' | 'working' | 'done' | 'failed' | 'password';
+export type JobStatus = 'waiting' | 'working' | 'done' | 'failed' | 'password' | 'cancelled';
 
 export interface IngestJob {
   readonly id: string;
@@ -27,6 +28,7 @@ export interface IngestJob {
   readonly phase: FilePhase | null;
   readonly done: number;
   readonly total: number;
+  /** Why it failed; for a cancelled job, what became of it. */
   readonly error: EvidentErrorValue | null;
   readonly result: Extract<FileOutcome, { ok: true }> | null;
   /** A password was given and it was wrong. */
@@ -48,6 +50,7 @@ export class IngestStore extends Store<IngestState> {
   private readonly files = new Map<string, { file: File; password?: string }>();
   private nextId = 1;
   private running = false;
+  private batchRun: AbortController | null = null;
 
   constructor(
     private readonly client: Client,
@@ -93,6 +96,20 @@ export class IngestStore extends Store<IngestState> {
     void this.pump();
   }
 
+  /**
+   * Stops adding files: the batch in flight is cancelled between steps (a file already stored
+   * stays in the library, searchable by its words) and the files waiting behind it are not sent.
+   */
+  cancel(): void {
+    this.batchRun?.abort();
+    const cancelled: EvidentErrorValue = { code: 'aborted', message: 'Cancelled: not added.' };
+    this.set({
+      jobs: this.getState().jobs.map((j) =>
+        j.status === 'waiting' ? { ...j, status: 'cancelled', phase: null, error: cancelled } : j,
+      ),
+    });
+  }
+
   /** Removes a finished job from the list. */
   dismiss(jobId: string): void {
     const job = this.job(jobId);
@@ -101,11 +118,11 @@ export class IngestStore extends Store<IngestState> {
     this.set({ jobs: this.getState().jobs.filter((j) => j.id !== jobId) });
   }
 
-  /** Removes every job that is done (failed ones stay until dismissed: their error is news). */
+  /** Removes every job that is done or cancelled (failed ones stay until dismissed: their error is news). */
   clearDone(): void {
-    const keep = this.getState().jobs.filter((j) => j.status !== 'done');
-    for (const j of this.getState().jobs) if (j.status === 'done') this.files.delete(j.id);
-    this.set({ jobs: keep });
+    const gone = (j: IngestJob): boolean => j.status === 'done' || j.status === 'cancelled';
+    for (const j of this.getState().jobs) if (gone(j)) this.files.delete(j.id);
+    this.set({ jobs: this.getState().jobs.filter((j) => !gone(j)) });
   }
 
   private job(id: string): IngestJob | undefined {
@@ -163,8 +180,11 @@ export class IngestStore extends Store<IngestState> {
     if (inputs.length === 0) return;
     const inFlight = new Set(inputs.map((i) => i.fileId));
     const stored = new Set<string>();
+    const run = new AbortController();
+    this.batchRun = run;
     try {
       const result = await this.client.addFiles(inputs, {
+        signal: run.signal,
         onProgress: (p) => {
           // Progress travels on its own message port, so an event can arrive after the call's
           // result: a file whose outcome is in is not moved back to 'working'.
@@ -192,10 +212,21 @@ export class IngestStore extends Store<IngestState> {
         }
       }
     } catch (err) {
-      // The whole call failed (the worker crashed or was cancelled): every file of it is reported.
+      // The whole call failed (cancelled, or the worker crashed): every file of it is reported.
       const error = toErrorValue(err);
-      for (const id of inFlight) this.fail(id, error);
+      for (const id of inFlight) {
+        if (isAbort(err)) this.cancelled(id, stored.has(id));
+        else if (error.code === 'worker_crashed') {
+          // Its bytes wait in the library's ingest queue: the restarted worker adds it (the library list shows it).
+          this.fail(id, {
+            code: error.code,
+            message: `${error.message} If the library is kept in this browser, adding it resumes once the worker has restarted.`,
+          });
+        } else this.fail(id, error);
+      }
       inFlight.clear();
+    } finally {
+      if (this.batchRun === run) this.batchRun = null;
     }
     // A file the worker did not report on (it cannot happen): not left waiting forever.
     for (const id of inFlight) this.fail(id, { code: 'internal', message: 'The worker did not report on this file.' });
@@ -203,5 +234,18 @@ export class IngestStore extends Store<IngestState> {
 
   private fail(id: string, error: EvidentErrorValue): void {
     this.patch(id, { status: 'failed', phase: null, error });
+  }
+
+  private cancelled(id: string, stored: boolean): void {
+    this.patch(id, {
+      status: 'cancelled',
+      phase: null,
+      error: {
+        code: 'aborted',
+        message: stored
+          ? 'Cancelled after it was stored: it is in the library and searchable by its words; its remaining vectors are computed on the next start.'
+          : 'Cancelled: not added.',
+      },
+    });
   }
 }

@@ -2,9 +2,11 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { AskStore } from './ask-store';
+import { BackupStore } from './backup-store';
 import { DEMO_DOCUMENTS } from './demo';
 import { IngestStore } from './ingest-store';
 import { EvidentSession } from './session';
+import { registerServiceWorker } from './service-worker';
 import { SettingsStore } from './settings-store';
 import { WorkerClient } from './worker-client';
 import './styles.css';
@@ -14,17 +16,20 @@ const client = new WorkerClient();
 const session = new EvidentSession(client, DEMO_DOCUMENTS);
 const ask = new AskStore(client);
 const ingest = new IngestStore(client, { onLibraryChanged: () => void session.refreshLibrary() });
+const backup = new BackupStore(client, { onLibraryChanged: () => void session.refreshLibrary() });
 const settings = new SettingsStore(client);
 client.subscribe((e) => {
   // A restarted worker has reloaded the library but not the settings it reports.
   if (e.type === 'restarted') void settings.load();
 });
 void session.start();
+// Offline use after the first visit (production builds; the dev server has no service worker).
+if (import.meta.env.PROD) registerServiceWorker(import.meta.env.BASE_URL);
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 createRoot(root).render(
   <StrictMode>
-    <App session={session} ask={ask} ingest={ingest} settings={settings} client={client} />
+    <App session={session} ask={ask} ingest={ingest} backup={backup} settings={settings} client={client} />
   </StrictMode>,
 );

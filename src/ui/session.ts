@@ -96,13 +96,6 @@ type Client = Pick<
   | 'deleteDocument'
 >;
 
-/** File types the library input reads as text for now (the parsers take the others). */
-const TEXT_FORMATS: Readonly<Record<string, AddDocumentInput['format']>> = {
-  md: 'markdown',
-  markdown: 'markdown',
-  txt: 'text',
-};
-
 export class EvidentSession {
   private state: SessionState;
   private readonly listeners = new Set<() => void>();
@@ -111,12 +104,14 @@ export class EvidentSession {
   private nextNoticeId = 1;
   private persistRequested = false;
   private readonly unsubscribe: () => void;
+  private readonly client: Client;
 
   constructor(
-    private readonly client: Client,
+    client: Client,
     private readonly documents: readonly AddDocumentInput[],
     pageIsolated = typeof crossOriginIsolated === 'boolean' ? crossOriginIsolated : false,
   ) {
+    this.client = dropLateProgress(client);
     this.state = {
       model: { phase: 'idle' },
       library: { phase: 'idle' },
@@ -206,54 +201,6 @@ export class EvidentSession {
     }
   }
 
-  /**
-   * Adds files to the library: .md and .txt as text for now. Each file is stored whole or not
-   * at all; a file that cannot be added (or a full disk) becomes a notice and the library stays
-   * as it was. Returns once the batch is done.
-   */
-  async addFiles(files: readonly File[]): Promise<void> {
-    if (this.state.library.phase === 'ingesting') {
-      this.notify('info', 'Documents are still being added; try again when they are done.');
-      return;
-    }
-    const inputs: AddDocumentInput[] = [];
-    for (const file of files) {
-      const ext = /\.([^.]+)$/.exec(file.name)?.[1]?.toLowerCase() ?? '';
-      const format = TEXT_FORMATS[ext];
-      if (!format) {
-        this.notify('error', `"${file.name}" was not added: only .md and .txt files can be added for now.`);
-        continue;
-      }
-      inputs.push({
-        // Same file name ⇒ same id: adding a file again replaces the earlier version.
-        docId: `file:${file.name}`,
-        title: file.name.replace(/\.[^.]+$/, '') || file.name,
-        text: await file.text(),
-        format,
-        fileName: file.name,
-      });
-    }
-    if (inputs.length === 0) return;
-    const run = this.startRun ?? new AbortController();
-    const { signal } = run;
-    const previous = this.state.library;
-    try {
-      const result = await this.client.addDocuments(inputs, { signal, onProgress: this.batchProgress(signal) });
-      this.reportBatch(result);
-    } catch (err) {
-      if (!isAbort(err)) this.notify('error', errorValue(err).message);
-    }
-    if (signal.aborted) return;
-    try {
-      const status = await this.client.status();
-      const embedMs = previous.phase === 'ready' ? previous.embedMs : 0;
-      this.ready(status.documents, status.chunks, embedMs, 'ingested');
-      void this.requestPersistence();
-    } catch (err) {
-      if (!isAbort(err)) this.update({ library: { phase: 'error', error: errorValue(err) } });
-    }
-  }
-
   /** Removes a document with its chunks and vectors. */
   async deleteDocument(docId: string): Promise<void> {
     try {
@@ -272,8 +219,9 @@ export class EvidentSession {
   }
 
   /**
-   * Reads the document list again after documents were added outside `addFiles` (files through
-   * the parsers: `IngestStore`). During a batch it refreshes only the listed documents.
+   * Reads the document list again after documents were added or imported outside the session
+   * (files through the parsers: `IngestStore`; an import). During a batch it refreshes only the
+   * listed documents.
    */
   async refreshLibrary(): Promise<void> {
     try {
@@ -421,6 +369,44 @@ export class EvidentSession {
     this.state = { ...this.state, ...patch };
     for (const l of [...this.listeners]) l();
   }
+}
+
+/**
+ * The client, except that a call's `onProgress` stops firing once the call has settled.
+ *
+ * Progress travels on the callback proxy's own MessagePort, the result on the worker's port, so
+ * the browser may deliver a progress event after the result. Without this, a late event would
+ * put a finished batch back into 'ingesting' (or a loaded model back into 'loading') for good.
+ * Wraps every method, so calls added to `Client` later are covered too.
+ */
+export function dropLateProgress<C extends object>(client: C): C {
+  return new Proxy(client, {
+    get(target, key) {
+      const value: unknown = Reflect.get(target, key);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]): unknown => {
+        let open = true;
+        const gated = args.map((arg) => {
+          if (typeof arg !== 'object' || arg === null) return arg;
+          const onProgress: unknown = (arg as { onProgress?: unknown }).onProgress;
+          if (typeof onProgress !== 'function') return arg;
+          return {
+            ...arg,
+            onProgress: (p: unknown) => {
+              if (open) (onProgress as (p: unknown) => void)(p);
+            },
+          };
+        });
+        const result: unknown = (value as (...a: unknown[]) => unknown).apply(target, gated);
+        if (result instanceof Promise) {
+          return result.finally(() => {
+            open = false;
+          });
+        }
+        return result;
+      };
+    },
+  });
 }
 
 function errorValue(err: unknown): EvidentErrorValue {

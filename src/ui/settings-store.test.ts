@@ -1,15 +1,40 @@
 import { describe, expect, it } from 'vitest';
 import { EvidentError } from '../core/errors';
+import manifestJson from '../../models/manifest.json';
+import { parseManifest, summarizeProfiles, type ProfileSummary } from '../models/manifest';
 import type { AppSettings, SettingsPatch } from '../worker/ask-api';
+import type { ModelStatusReport, ProfileLoadResult } from '../worker/models-api';
 import { SettingsStore } from './settings-store';
 
 const base = {
   values: { profile: 'embedded', budget: 3000, mmrLambda: 0.7, cutoffBounds: { min: 1, max: 12 } },
 } as unknown as AppSettings;
 
+const idleModels = (loaded: ProfileLoadResult | null = null, running = false): ModelStatusReport => ({
+  loaded,
+  activeEmbedder: 'use-lite',
+  denseOnHold: running,
+  reembed: {
+    state: running ? 'running' : 'idle',
+    embedderId: running ? 'tiny/encoder' : null,
+    done: 0,
+    total: running ? 10 : 0,
+    ms: 0,
+    error: null,
+  },
+  devices: { webgpuUnavailable: 'navigator.gpu is missing', crossOriginIsolated: true, cores: 2, wasmThreads: 1 },
+});
+
+const tinyResult = { profile: 'tiny', roles: {}, crossOriginIsolated: true, wasmThreads: 1 } as ProfileLoadResult;
+
+/** A stand-in worker: Hub models are "not on this site" unless the load allows remote downloads. */
 function fakeClient() {
   let current = base;
+  const loads: { profile: string; allowRemote: boolean }[] = [];
+  let status = idleModels();
   return {
+    loads,
+    setStatus: (s: ModelStatusReport) => (status = s),
     getSettings: async () => current,
     updateSettings: async (patch: SettingsPatch) => {
       if (patch.values?.budget === 1)
@@ -21,21 +46,37 @@ function fakeClient() {
       return current;
     },
     resetSettings: async () => (current = base),
-    loadProfile: async () => {
-      throw new EvidentError(
-        'model_not_found',
-        'Enhanced models are not on this site. Allow downloads, or run npm run models:fetch.',
-      );
+    loadProfile: async (profile: string, opts: { allowRemote: boolean }) => {
+      loads.push({ profile, allowRemote: opts.allowRemote });
+      if (profile === 'enhanced' && !opts.allowRemote)
+        throw new EvidentError(
+          'model_not_found',
+          'embedder: Xenova/bge-small-en-v1.5 is not self-hosted. Allow model downloads in Settings.',
+        );
+      if (profile === 'enhanced') throw new EvidentError('offline', 'huggingface.co cannot be reached.');
+      status = idleModels(tinyResult);
+      return tinyResult;
     },
-    disposeProfile: async () => null,
+    disposeProfile: async () => {
+      status = idleModels();
+      return null;
+    },
+    modelStatus: async () => status,
   };
 }
+
+const [, ENHANCED, TINY] = summarizeProfiles(parseManifest(manifestJson), ['embedded', 'enhanced', 'tiny']) as [
+  ProfileSummary,
+  ProfileSummary,
+  ProfileSummary,
+];
 
 describe('SettingsStore', () => {
   it('loads, saves and resets, saying what happened', async () => {
     const store = new SettingsStore(fakeClient());
     await store.load();
     expect(store.getState().settings?.values.budget).toBe(3000);
+    expect(store.getState().models?.devices.webgpuUnavailable).toMatch(/navigator\.gpu/);
     expect(await store.update({ values: { budget: 800 } })).toBe(true);
     expect(store.getState()).toMatchObject({
       saving: false,
@@ -49,11 +90,63 @@ describe('SettingsStore', () => {
     expect(store.getState().settings?.values.budget).toBe(3000);
   });
 
-  it('reports a profile that cannot be loaded, and releases it when Embedded is chosen', async () => {
-    const store = new SettingsStore(fakeClient());
-    await store.loadProfile('enhanced', false);
-    expect(store.getState().profileLoad).toMatchObject({ phase: 'error', error: { code: 'model_not_found' } });
-    await store.loadProfile('embedded', false);
+  it('asks before any Hub download: the first load reads this site only, consent loads again', async () => {
+    const client = fakeClient();
+    const store = new SettingsStore(client);
+    await store.loadProfile(ENHANCED);
+    expect(client.loads).toEqual([{ profile: 'enhanced', allowRemote: false }]);
+    const prompt = store.getState().consentPrompt;
+    expect(prompt?.profile.name).toBe('enhanced');
+    expect(prompt?.models.map((m) => [m.role, m.license])).toEqual([
+      ['embedder', 'MIT'],
+      ['cross-encoder', 'Apache-2.0'],
+      ['nli', 'Apache-2.0'],
+      ['generator', 'Apache-2.0'],
+    ]);
     expect(store.getState().profileLoad).toEqual({ phase: 'idle' });
+
+    // Declining downloads nothing.
+    store.declineHubDownloads();
+    expect(store.getState().consentPrompt).toBeNull();
+    expect(client.loads).toHaveLength(1);
+
+    await store.loadProfile(ENHANCED);
+    await store.allowHubDownloads();
+    expect(store.getState().hubConsent).toBe(true);
+    expect(client.loads.at(-1)).toEqual({ profile: 'enhanced', allowRemote: true });
+    expect(store.getState().profileLoad).toMatchObject({ phase: 'error', error: { code: 'offline' } });
+
+    store.revokeHubConsent();
+    await store.loadProfile(ENHANCED);
+    expect(client.loads.at(-1)).toEqual({ profile: 'enhanced', allowRemote: false });
+  });
+
+  it('a self-hosted profile never asks; release goes back to the default embedder', async () => {
+    const client = fakeClient();
+    const store = new SettingsStore(client);
+    await store.loadProfile(TINY);
+    expect(store.getState().consentPrompt).toBeNull();
+    expect(store.getState().profileLoad).toMatchObject({ phase: 'ready', result: { profile: 'tiny' } });
+    expect(store.getState().models?.loaded?.profile).toBe('tiny');
+    await store.releaseProfile();
+    expect(store.getState().profileLoad).toEqual({ phase: 'idle' });
+    expect(store.getState().models?.loaded).toBeNull();
+  });
+
+  it('follows the re-embedding until it ends; a restarted worker shows no profile loaded', async () => {
+    const client = fakeClient();
+    const store = new SettingsStore(client, { pollMs: 5 });
+    await store.loadProfile(TINY);
+    client.setStatus(idleModels(tinyResult, true));
+    await store.refreshModels();
+    expect(store.getState().models?.reembed.state).toBe('running');
+    client.setStatus(idleModels(tinyResult, false));
+    await new Promise((r) => setTimeout(r, 30));
+    expect(store.getState().models?.reembed.state).toBe('idle');
+    // The worker restarted: it reports no profile, so the page stops claiming one.
+    client.setStatus(idleModels(null));
+    await store.refreshModels();
+    expect(store.getState().profileLoad).toEqual({ phase: 'idle' });
+    store.dispose();
   });
 });

@@ -1,19 +1,35 @@
 /**
  * The Settings page's state: the settings as the worker reports them (with model profiles, the
- * embedder's device and the λ table), saving a change, resetting to defaults, and loading the
- * Enhanced profile's models on request.
+ * embedder's device and the λ table), saving a change, resetting to defaults, and loading a model
+ * profile on request — with the user's consent before anything is downloaded from the Hugging
+ * Face Hub — then following the library's re-embedding while the profile's embedder takes over.
+ *
+ * Consent is asked when it is needed: a load first tries this site's own `models/` folder only
+ * (`allowRemote: false`, so nothing leaves the origin); when a model is not there and the profile
+ * has Hub models, the page asks, naming the models, their sizes and licenses. Consent lasts for
+ * this session and can be withdrawn.
  */
 import type { EvidentErrorValue } from '../core/errors';
+import type { ProfileName, ProfileSummary } from '../models/manifest';
 import type { AppSettings, SettingsPatch } from '../worker/ask-api';
-import type { ProfileLoadProgress, ProfileLoadResult } from '../worker/models-api';
+import type { ModelStatusReport, ProfileLoadProgress, ProfileLoadResult } from '../worker/models-api';
 import { Store, toErrorValue } from './store';
 import { isAbort, type WorkerClient } from './worker-client';
 
 export type ProfileLoad =
   | { readonly phase: 'idle' }
-  | { readonly phase: 'loading'; readonly progress: ProfileLoadProgress | null }
+  | { readonly phase: 'loading'; readonly profile: ProfileName; readonly progress: ProfileLoadProgress | null }
   | { readonly phase: 'ready'; readonly result: ProfileLoadResult }
-  | { readonly phase: 'error'; readonly error: EvidentErrorValue };
+  | { readonly phase: 'error'; readonly profile: ProfileName; readonly error: EvidentErrorValue };
+
+/** The question put to the user before any Hub download. */
+export interface ConsentPrompt {
+  readonly profile: ProfileSummary;
+  /** The roles that would come from the Hub (not found on this site). */
+  readonly models: ProfileSummary['roles'];
+  /** What the self-hosted attempt said (which model is missing). */
+  readonly reason: string;
+}
 
 export interface SettingsState {
   readonly settings: AppSettings | null;
@@ -22,15 +38,43 @@ export interface SettingsState {
   /** The last save's outcome, for a polite status line. */
   readonly message: { readonly kind: 'saved' | 'error'; readonly text: string } | null;
   readonly profileLoad: ProfileLoad;
+  /** The user agreed to downloads from the Hugging Face Hub (this session only). */
+  readonly hubConsent: boolean;
+  readonly consentPrompt: ConsentPrompt | null;
+  /** The worker's model state (devices, loaded profile, re-embedding); null until read. */
+  readonly models: ModelStatusReport | null;
 }
 
-type Client = Pick<WorkerClient, 'getSettings' | 'updateSettings' | 'resetSettings' | 'loadProfile' | 'disposeProfile'>;
+type Client = Pick<
+  WorkerClient,
+  'getSettings' | 'updateSettings' | 'resetSettings' | 'loadProfile' | 'disposeProfile' | 'modelStatus'
+>;
+
+export interface SettingsStoreOptions {
+  /** How often the re-embedding's progress is read while it runs (ms). Default 500. */
+  readonly pollMs?: number;
+}
 
 export class SettingsStore extends Store<SettingsState> {
   private profileRun: AbortController | null = null;
+  private poll: ReturnType<typeof setTimeout> | null = null;
+  private readonly pollMs: number;
 
-  constructor(private readonly client: Client) {
-    super({ settings: null, loading: false, saving: false, message: null, profileLoad: { phase: 'idle' } });
+  constructor(
+    private readonly client: Client,
+    options: SettingsStoreOptions = {},
+  ) {
+    super({
+      settings: null,
+      loading: false,
+      saving: false,
+      message: null,
+      profileLoad: { phase: 'idle' },
+      hubConsent: false,
+      consentPrompt: null,
+      models: null,
+    });
+    this.pollMs = options.pollMs ?? 500;
   }
 
   async load(): Promise<void> {
@@ -43,6 +87,7 @@ export class SettingsStore extends Store<SettingsState> {
         message: { kind: 'error', text: `Settings could not be read: ${toErrorValue(err).message}` },
       });
     }
+    await this.refreshModels();
   }
 
   async update(patch: SettingsPatch): Promise<boolean> {
@@ -56,44 +101,112 @@ export class SettingsStore extends Store<SettingsState> {
     );
   }
 
-  /** Loads (or, for Embedded, releases) the profile's Transformers.js models. */
-  async loadProfile(profile: 'embedded' | 'enhanced', allowRemote: boolean): Promise<void> {
+  /**
+   * Loads a profile's Transformers.js models (replacing the loaded ones). Without consent only
+   * this site's `models/` folder is read; a Hub model missing there turns into the consent
+   * question rather than a download.
+   */
+  async loadProfile(profile: ProfileSummary): Promise<void> {
     this.profileRun?.abort();
-    if (profile === 'embedded') {
-      this.profileRun = null;
-      try {
-        await this.client.disposeProfile();
-      } catch {
-        // Nothing was loaded.
-      }
-      this.set({ profileLoad: { phase: 'idle' } });
-      return;
-    }
     const run = new AbortController();
     this.profileRun = run;
-    this.set({ profileLoad: { phase: 'loading', progress: null } });
+    const allowRemote = this.getState().hubConsent;
+    this.set({ profileLoad: { phase: 'loading', profile: profile.name, progress: null }, consentPrompt: null });
     // Progress can arrive after the result (another message port): ignore it then.
     let settled = false;
     try {
-      const result = await this.client.loadProfile(profile, {
+      const result = await this.client.loadProfile(profile.name, {
         allowRemote,
         signal: run.signal,
         onProgress: (progress) => {
-          if (!settled && !run.signal.aborted) this.set({ profileLoad: { phase: 'loading', progress } });
+          if (!settled && !run.signal.aborted)
+            this.set({ profileLoad: { phase: 'loading', profile: profile.name, progress } });
         },
       });
       settled = true;
       if (!run.signal.aborted) this.set({ profileLoad: { phase: 'ready', result } });
     } catch (err) {
       settled = true;
-      if (!run.signal.aborted && !isAbort(err)) this.set({ profileLoad: { phase: 'error', error: toErrorValue(err) } });
+      if (run.signal.aborted || isAbort(err)) return;
+      const error = toErrorValue(err);
+      if (error.code === 'model_not_found' && !allowRemote && profile.fromHub) {
+        this.set({
+          profileLoad: { phase: 'idle' },
+          consentPrompt: {
+            profile,
+            models: profile.roles.filter((r) => r.source === 'hub'),
+            reason: error.message,
+          },
+        });
+      } else {
+        this.set({ profileLoad: { phase: 'error', profile: profile.name, error } });
+      }
+    } finally {
+      await this.refreshModels();
     }
+  }
+
+  /** The user agreed: downloads from the Hub are allowed for this session, and the load runs again. */
+  async allowHubDownloads(): Promise<void> {
+    const prompt = this.getState().consentPrompt;
+    this.set({ hubConsent: true, consentPrompt: null });
+    if (prompt) await this.loadProfile(prompt.profile);
+  }
+
+  /** The user declined: nothing is downloaded, and the profile stays unloaded. */
+  declineHubDownloads(): void {
+    this.set({ consentPrompt: null });
+  }
+
+  /** Withdraws consent: later loads read this site's `models/` folder only. */
+  revokeHubConsent(): void {
+    this.set({ hubConsent: false });
+  }
+
+  /** Releases the loaded profile's models; the default embedder takes the library back. */
+  async releaseProfile(): Promise<void> {
+    this.profileRun?.abort();
+    this.profileRun = null;
+    try {
+      await this.client.disposeProfile();
+    } catch {
+      // Nothing was loaded, or the worker restarted (which released everything).
+    }
+    this.set({ profileLoad: { phase: 'idle' }, consentPrompt: null });
+    await this.refreshModels();
   }
 
   cancelProfileLoad(): void {
     this.profileRun?.abort();
     this.profileRun = null;
     this.set({ profileLoad: { phase: 'idle' } });
+  }
+
+  /**
+   * Reads the worker's model state; while the library is being re-embedded, reads it again
+   * every `pollMs`. A worker that restarted has no profile loaded: the page says so.
+   */
+  async refreshModels(): Promise<void> {
+    if (this.poll !== null) clearTimeout(this.poll);
+    this.poll = null;
+    let models: ModelStatusReport;
+    try {
+      models = await this.client.modelStatus();
+    } catch {
+      return;
+    }
+    const load = this.getState().profileLoad;
+    this.set({
+      models,
+      ...(load.phase === 'ready' && models.loaded === null ? { profileLoad: { phase: 'idle' } as const } : {}),
+    });
+    if (models.reembed.state === 'running') this.poll = setTimeout(() => void this.refreshModels(), this.pollMs);
+  }
+
+  /** Stops polling (the page is gone). */
+  dispose(): void {
+    if (this.poll !== null) clearTimeout(this.poll);
+    this.poll = null;
   }
 
   private async save(fn: () => Promise<AppSettings>, ok: string): Promise<boolean> {

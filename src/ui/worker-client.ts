@@ -47,7 +47,12 @@ import type {
   ReadDocumentOptions,
   SettingsPatch,
 } from '../worker/ask-api';
-import type { LoadProfileOptions, ProfileLoadProgress, ProfileLoadResult } from '../worker/models-api';
+import type {
+  LoadProfileOptions,
+  ModelStatusReport,
+  ProfileLoadProgress,
+  ProfileLoadResult,
+} from '../worker/models-api';
 import type { ProfileName } from '../models/manifest';
 
 /** The parts of `Worker` the client uses (a fake in tests). */
@@ -256,6 +261,11 @@ export class WorkerClient {
   /** Releases the loaded profile's models (the roles fall back to their model-free methods). */
   disposeProfile(): Promise<null> {
     return this.call(undefined, async (api) => api.disposeProfile());
+  }
+
+  /** The loaded profile, the library's re-embedding and the devices (cheap: Settings polls it). */
+  modelStatus(): Promise<ModelStatusReport> {
+    return this.call(undefined, (api) => api.modelStatus());
   }
 
   /** Stops the heartbeat and terminates the worker; calls in flight reject with `aborted`. */

@@ -85,6 +85,8 @@ export interface AddDocumentInput {
   readonly fileFormat?: DocumentFormat;
   /** Paged formats: where each page's characters lie in `text` (chunks get their page from it). */
   readonly pages?: readonly PageSpan[];
+  /** BCP 47 language tag from the file's metadata, when it has one. */
+  readonly language?: string;
 }
 
 export interface IngestProgress {
@@ -170,6 +172,8 @@ export interface LibraryDocument {
   /** The format it was read from, and its page count when paged. */
   readonly format?: DocumentFormat;
   readonly pageCount?: number | null;
+  /** BCP 47 language tag (from the file's metadata, or as the user set it). */
+  readonly language?: string;
 }
 
 // ---- Library persistence (src/storage) ----

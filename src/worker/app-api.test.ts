@@ -3,6 +3,7 @@ import type { FeedbackRecord } from '../core/library-format';
 import { DEFAULT_SOURCE_LAMBDAS, MemoryPriorStore } from '../core/select/priors';
 import type { Result } from './api';
 import { appApi, READ_MAX_COUNT, readDocumentView, recordFeedback, type RunCall } from './app-api';
+import type { FileQueue } from './ingest-files';
 import { Engine } from './engine';
 import { asResult } from './result';
 import { SettingsHost, type SettingsStore } from './settings';
@@ -115,6 +116,48 @@ describe('appApi', () => {
     expect(value.sources.some((s) => s.docId === 'file:leave.md')).toBe(true);
     expect(await a.ask('', {})).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
     expect(await a.readDocument('missing')).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+  });
+
+  it('queues a batch of files in the library queue before adding them, and empties it as they are stored', async () => {
+    const queued: { docId: string; kind: string }[][] = [];
+    const dequeued: number[] = [];
+    let next = 1;
+    const queue: FileQueue = {
+      enqueue: async (entries) => {
+        queued.push(entries.map((e) => ({ docId: e.docId, kind: e.source.kind })));
+        return entries.map((e) => ({ ...e, seq: next++ }));
+      },
+      queued: async () => [],
+      dequeue: async (seq) => void dequeued.push(seq),
+      beginQueued: async () => 1,
+    };
+    const a = appApi({
+      run,
+      engine,
+      settings: new SettingsHost(() => null),
+      ready: async () => undefined,
+      exclusive: (fn) => fn(),
+      embedder: () => null,
+      queue: () => queue,
+    });
+    const added = await a.addFiles(
+      [
+        { fileId: '1', name: 'a.md', mimeType: '', bytes: bytesOf('# A\n\nAlpha text.\n') },
+        { fileId: '2', name: 'b.txt', mimeType: '', bytes: new ArrayBuffer(0) },
+        { fileId: '3', name: 'c.txt', mimeType: '', bytes: bytesOf('Gamma text.') },
+      ],
+      {},
+    );
+    expect(added.ok && added.value.files.map((f) => f.ok)).toEqual([true, false, true]);
+    // The empty file is refused at once and not queued.
+    expect(queued).toEqual([
+      [
+        { docId: 'file:a.md', kind: 'bytes' },
+        { docId: 'file:c.txt', kind: 'bytes' },
+      ],
+    ]);
+    // The empty file was never queued, so nothing was dropped (stored files leave the queue in their document's transaction).
+    expect(dequeued).toEqual([]);
   });
 
   it('reads, updates and resets settings', async () => {

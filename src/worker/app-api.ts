@@ -19,7 +19,7 @@ import type {
   ReadDocumentOptions,
 } from './ask-api';
 import type { DocumentRecord } from '../core/library-format';
-import { ingestFiles, type FileEngine } from './ingest-files';
+import { ingestFiles, type FileEngine, type FileQueue } from './ingest-files';
 import { asResult } from './result';
 import type { SettingsHost } from './settings';
 
@@ -46,6 +46,8 @@ export interface AppApiDeps {
   readonly embedder: () => EmbedderInfo | null;
   /** The feedback log in IndexedDB, when the library is stored there. */
   readonly feedbackLog?: () => { addFeedback(record: FeedbackRecord): Promise<number> } | null;
+  /** The ingest queue in IndexedDB: a batch of files waits there as bytes, so a reload resumes it. */
+  readonly queue?: () => FileQueue | null;
   /** pdf.js asset folders (absolute URLs ending in "/"). */
   readonly pdfAssets?: { readonly cMapUrl: string; readonly standardFontDataUrl: string };
   /** Throttles progress (the worker sends ~10 events a second, and always the last). */
@@ -165,6 +167,7 @@ export function appApi(deps: AppApiDeps): AppApi {
             onProgress: (p) => send(p.phase !== 'embed' && p.phase !== 'parse' ? true : p.done === p.total, p),
             ...(deps.pdfAssets ?? {}),
             ...(deps.onStored ? { onStored: deps.onStored } : {}),
+            queue: deps.queue?.() ?? null,
           });
         });
       }),

@@ -10,7 +10,7 @@
 import type { EvidentErrorValue } from '../core/errors';
 import type { DocumentFormat } from '../core/library-format';
 import type { DocStatus, ScoreBreakdown, SourceType, TraceEntry } from '../core/types';
-import type { ModelRole, ModelSource, ProfileName } from '../models/manifest';
+import type { ProfileSummary } from '../models/manifest';
 import type { CallOptions, EmbedderInfo, ProgressCallback, Result } from './api';
 
 // ---- Ask ----
@@ -20,6 +20,9 @@ export type AskOutcome = (typeof ASK_OUTCOMES)[number];
 
 export interface AskProgress {
   readonly phase: 'retrieve' | 'select' | 'answer' | 'validate' | 'done';
+  /** Phase 'answer' with a generator: its id, and the text written so far (streamed). */
+  readonly answerer?: string;
+  readonly partial?: string;
 }
 
 /** A packed passage: what a citation [S1] points to. */
@@ -152,17 +155,33 @@ export interface AskResult {
     readonly abstain: boolean;
     readonly reason: string;
     readonly pCorrect: number | null;
-    readonly signals: Readonly<Record<string, number | boolean | null | readonly string[]>>;
+    readonly signals: Readonly<Record<string, number | boolean | string | null | readonly string[]>>;
   };
   readonly validation: {
     readonly outcome: 'supported' | 'partial' | 'unsupported';
     readonly unknownCitations: readonly string[];
   };
-  readonly retrieval: { readonly pool: number; readonly dense: boolean; readonly fusion: string };
+  readonly retrieval: {
+    readonly pool: number;
+    readonly dense: boolean;
+    readonly fusion: string;
+    /** Why retrieval was by keywords only (no model, or re-embedding for a new one); null when dense ran. */
+    readonly keywordsOnly: string | null;
+  };
+  /** Which model did what (null: the stage's model-free method). */
   readonly models: {
+    /** Embedded the question and the passages for the dense side; null when retrieval was by keywords only. */
+    readonly embedder: string | null;
+    /** Scored (question, passage) pairs in the rerank stage. */
     readonly reranker: string | null;
+    /** Checked contradictions (verify) and the answer's claims (validation). */
     readonly nli: string | null;
+    /** Wrote the answer: 'extractive', or the generator's id. */
     readonly answerer: string;
+    /** Tokenizer the evidence budget was counted with: the generator's id, or 'estimate' (⌈chars / 3.5⌉). */
+    readonly budgetTokens: string;
+    /** Why a loaded generator did not write the answer (the extractive answer stands in); null otherwise. */
+    readonly generatorFallback: string | null;
   };
   readonly mmr: { readonly applied: boolean; readonly singleFact: boolean };
   readonly asksEarlier: boolean;
@@ -288,22 +307,8 @@ export interface AppSettingValues {
   readonly cutoffBounds: CutoffBounds;
 }
 
-export interface ProfileRoleSummary {
-  readonly role: ModelRole;
-  /** null: the role's model-free method. */
-  readonly id: string | null;
-  readonly source: ModelSource | null;
-  /** Exact download size when known, else the manifest's estimate, else null. */
-  readonly bytes: number | null;
-  readonly estimated: boolean;
-}
-
-export interface ProfileSummary {
-  readonly name: ProfileName;
-  readonly description: string;
-  readonly roles: readonly ProfileRoleSummary[];
-  readonly totalBytes: number;
-}
+/** Profiles and roles as the Settings page lists them (`summarizeProfiles` in `models/manifest.ts`). */
+export type { ProfileRoleSummary, ProfileSummary } from '../models/manifest';
 
 export interface AppSettings {
   readonly values: AppSettingValues;

@@ -1,10 +1,14 @@
 /**
  * Asking a question, in the worker:
  *
- *   hybrid retrieval (the engine's BM25 + dense, RRF-fused; a pool of `ASK_POOL`)
+ *   hybrid retrieval (the engine's BM25 + dense, fused; a pool of `ASK_POOL`; the dense side is
+ *     the active embedder's: USE lite, or a profile's)
  *   → selectEvidence (verify on; the library's document metadata; the user's priors and settings;
- *     the cross-encoder and NLI model when a profile loaded them)
- *   → extractive answer → validation → abstention decision
+ *     the cross-encoder and NLI model when a profile loaded them; with a generator, the budget is
+ *     counted with its tokenizer and fitted to its window: `ask-generate.ts`)
+ *   → answer: the generator's (streamed as it is written), else extractive; a failed generation
+ *     falls back to the extractive answer and says why
+ *   → validation (the NLI model when loaded) → abstention decision
  *
  * and returns everything the UI shows as plain data: the answer with its citations, the outcome
  * (supported / partial / abstain / conflict) with a reason and a suggestion, the packed sources,
@@ -20,13 +24,22 @@ import { validateAnswer, type Validation } from '../core/answer/validate';
 import { EvidentError } from '../core/errors';
 import { outcomeOf, type EvidencePacket } from '../core/select/packet';
 import type { CrossEncoder } from '../core/select/rerank';
-import { estimateTokens } from '../core/select/pack';
+import { estimateTokens, type TokenCounter } from '../core/select/pack';
 import { selectEvidence, type SelectionOptions } from '../core/select/select';
 import type { PriorState } from '../core/select/priors';
 import type { Candidate, Chunk, DocumentMeta } from '../core/types';
 import type { EntailmentModel } from '../core/verify/nli';
 import { throwIfAborted } from './abort-registry';
 import type { SearchResponse } from './api';
+import {
+  fallbackReason,
+  generateAnswer,
+  generatedAnswerDecision,
+  isAborted,
+  planGeneration,
+  type AskGenerator,
+  type GenerationPlan,
+} from './ask-generate';
 import type {
   AskAnswer,
   AskCandidate,
@@ -61,11 +74,17 @@ export interface AskEngine {
   };
   /** A chunk's unit vector of the current model, when it has one. */
   vectorOf(chunkId: string): Float32Array | undefined;
+  /** The embedder of the dense side (its id names it in the trail). */
+  readonly embedder: { readonly id: string } | null;
+  /** True while the library is re-embedded for a new embedder (search is by keywords only). */
+  readonly denseOnHold?: boolean;
 }
 
 export interface AskModels {
   readonly crossEncoder: CrossEncoder | null;
   readonly nli: EntailmentModel | null;
+  /** Writes the answer from the packed evidence; the extractive answerer when absent. */
+  readonly generator?: AskGenerator | null;
 }
 
 export interface AskDeps {
@@ -84,18 +103,26 @@ export interface AskCallbacks {
   readonly onProgress?: (p: AskProgress) => void;
 }
 
-/** Selection options from the user's settings: budget, MMR λ, cutoff bounds. */
-export function selectionOptions(values: AppSettingValues, question: string): Partial<SelectionOptions> {
+/**
+ * Selection options from the user's settings: budget, MMR λ, cutoff bounds. `budget` overrides
+ * the setting (a generator's window may hold less) and `count` is the tokenizer it is counted in.
+ */
+export function selectionOptions(
+  values: AppSettingValues,
+  question: string,
+  budget: number = values.budget,
+  count: TokenCounter = estimateTokens,
+): Partial<SelectionOptions> {
   const { min, max } = values.cutoffBounds;
   return {
     // The cutoff's upper bound is the most evidence selection may keep (it also caps MMR).
     maxEvidence: max,
     cutoff: { minKeep: min, maxKeep: max },
     mmr: { lambda: values.mmrLambda },
-    // The setting is the evidence budget itself: with no prompt, answer reserve or margin to
-    // subtract (the extractive answerer has none), pack's limit is exactly `budget` tokens.
+    // The budget is the evidence budget itself: prompt, answer reserve and margin are already
+    // taken off (`planGeneration`) or absent (extractive), so pack's limit is exactly `budget`.
     pack: {
-      contextLimit: values.budget + estimateTokens(question),
+      contextLimit: budget + count(question),
       systemPromptTokens: 0,
       answerReserve: 0,
       marginRatio: 0,
@@ -137,6 +164,14 @@ export async function ask(deps: AskDeps, question: string, cb: AskCallbacks = {}
   onProgress?.({ phase: 'select' });
   const view = deps.engine.selectionView(new Set(candidates.map((c) => c.docId)));
   const models = deps.models?.() ?? { crossEncoder: null, nli: null };
+  const generator = models.generator ?? null;
+  let plan: GenerationPlan | null = null;
+  let generatorFallback: string | null = null;
+  if (generator) {
+    const planned = planGeneration(generator, q, values.budget);
+    if ('skip' in planned) generatorFallback = planned.skip;
+    else plan = planned;
+  }
   const packet = await selectEvidence(
     {
       question: q,
@@ -148,15 +183,34 @@ export async function ask(deps: AskDeps, question: string, cb: AskCallbacks = {}
       now: deps.now?.() ?? Date.now(),
       ...(models.crossEncoder ? { crossEncoder: models.crossEncoder } : {}),
       ...(models.nli ? { entailment: models.nli } : {}),
+      ...(plan ? { tokenCounter: plan.tokenCounter } : {}),
       ...(signal ? { signal } : {}),
     },
-    { ...selectionOptions(values, q), ...deps.selection },
+    {
+      ...selectionOptions(values, q, plan?.evidenceTokens, plan?.tokenCounter),
+      ...deps.selection,
+    },
   );
   throwIfAborted(signal);
   const t2 = performance.now();
 
-  onProgress?.({ phase: 'answer' });
-  const answer = answerFromPacket(packet);
+  onProgress?.({ phase: 'answer', ...(generator && plan ? { answerer: generator.id } : {}) });
+  let answer: Answer | null = null;
+  if (generator && plan && packet.sources.length > 0) {
+    try {
+      answer = await generateAnswer(generator, packet, plan, {
+        ...(signal ? { signal } : {}),
+        onText: (partial) => onProgress?.({ phase: 'answer', answerer: generator.id, partial }),
+      });
+    } catch (err) {
+      if (isAborted(err)) throw err;
+      generatorFallback = fallbackReason(err, generator.id);
+    }
+  } else if (generator && plan) {
+    generatorFallback = `No passage fits ${generator.id}'s evidence budget (${plan.evidenceTokens} tokens), so it was not asked.`;
+  }
+  answer ??= answerFromPacket(packet);
+  throwIfAborted(signal);
   const t3 = performance.now();
 
   onProgress?.({ phase: 'validate' });
@@ -166,7 +220,10 @@ export async function ask(deps: AskDeps, question: string, cb: AskCallbacks = {}
     ...(models.nli ? { entailment: models.nli } : {}),
     ...(signal ? { signal } : {}),
   });
-  const decision = decideAbstention(abstentionSignals({ packet, answer, candidates }));
+  const decision =
+    answer.answerer === 'extractive'
+      ? decideAbstention(abstentionSignals({ packet, answer, candidates }))
+      : generatedAnswerDecision(packet, answer, candidates);
   throwIfAborted(signal);
   const t4 = performance.now();
 
@@ -218,11 +275,19 @@ export async function ask(deps: AskDeps, question: string, cb: AskCallbacks = {}
       signals: { ...decision.signals },
     },
     validation: { outcome: validation.outcome, unknownCitations: validation.unknownCitations },
-    retrieval: { pool: candidates.length, dense: response.dense, fusion: response.fusion },
+    retrieval: {
+      pool: candidates.length,
+      dense: response.dense,
+      fusion: response.fusion,
+      keywordsOnly: response.dense ? null : keywordsOnlyReason(deps.engine),
+    },
     models: {
+      embedder: response.dense ? (deps.engine.embedder?.id ?? null) : null,
       reranker: packet.reranker,
       nli: models.nli?.id ?? null,
       answerer: answer.answerer,
+      budgetTokens: plan ? plan.generatorId : 'estimate',
+      generatorFallback,
     },
     mmr: packet.mmr,
     asksEarlier: packet.asksEarlier,
@@ -236,6 +301,13 @@ export async function ask(deps: AskDeps, question: string, cb: AskCallbacks = {}
       totalMs: performance.now() - t0,
     },
   };
+}
+
+/** Why retrieval had no dense side. */
+function keywordsOnlyReason(engine: AskEngine): string {
+  if (!engine.embedder) return 'the embedding model is not loaded';
+  if (engine.denseOnHold) return `the library is being re-embedded with ${engine.embedder.id}`;
+  return 'no passage has a vector yet';
 }
 
 /** Plain-language reasons for each abstention reason code (abstain.ts). */

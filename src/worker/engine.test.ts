@@ -1,43 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { EvidentError } from '../core/errors';
-import type { EmbedOptions, Embedder } from '../models/embedder';
 import type { AddDocumentInput, IngestProgress } from './api';
 import { embeddingText, Engine } from './engine';
+import { WordHashEmbedder } from './testing';
 
-/**
- * A deterministic stand-in embedder (hashed bag of words, 64-d, L2-normalised): the engine is
- * the unit under test, the model is a collaborator. Words in common ⇒ positive cosine.
- */
-class HashEmbedder implements Embedder {
-  readonly id = 'hash-64';
-  readonly dim = 64;
-  readonly maxTokens = 512;
-  calls = 0;
-  countTokens(text: string): number {
-    return text.split(/\s+/).filter(Boolean).length;
-  }
-  async embed(texts: readonly string[], options: EmbedOptions = {}): Promise<Float32Array> {
-    this.calls++;
-    const out = new Float32Array(texts.length * this.dim);
-    for (let i = 0; i < texts.length; i++) {
-      if (i % 2 === 0) await new Promise((r) => setTimeout(r, 0)); // batch boundary
-      if (options.signal?.aborted) throw new EvidentError('aborted', 'Cancelled.');
-      for (const w of texts[i]!.toLowerCase().match(/[a-z]+/g) ?? []) {
-        let h = 2166136261;
-        for (let j = 0; j < w.length; j++) h = Math.imul(h ^ w.charCodeAt(j), 16777619) >>> 0;
-        const at = i * this.dim + (h % this.dim);
-        out[at] = (out[at] as number) + 1;
-      }
-      let norm = 0;
-      for (let j = 0; j < this.dim; j++) norm += out[i * this.dim + j]! ** 2;
-      norm = Math.sqrt(norm) || 1;
-      for (let j = 0; j < this.dim; j++) out[i * this.dim + j]! /= norm;
-      options.onProgress?.(i + 1, texts.length);
-    }
-    return out;
-  }
-  dispose(): void {}
-}
+/** The engine is the unit under test; the hashed bag-of-words embedder (`testing.ts`) a collaborator. */
+const hashEmbedder = (): WordHashEmbedder => new WordHashEmbedder({ id: 'hash-64', yieldEvery: 2 });
 
 const POLICY: AddDocumentInput = {
   docId: 'policy',
@@ -65,9 +32,9 @@ const BIG: AddDocumentInput = {
   ).join('\n\n'),
 };
 
-async function engineWith(...docs: AddDocumentInput[]): Promise<{ engine: Engine; embedder: HashEmbedder }> {
+async function engineWith(...docs: AddDocumentInput[]): Promise<{ engine: Engine; embedder: WordHashEmbedder }> {
   const engine = new Engine({ embedBatch: 8 });
-  const embedder = new HashEmbedder();
+  const embedder = hashEmbedder();
   engine.setEmbedder(embedder);
   for (const d of docs) await engine.addDocument(d);
   return { engine, embedder };
@@ -215,7 +182,7 @@ describe('Engine', () => {
 
   it('does not compare vectors of another model: after a model switch, old documents are BM25-only', async () => {
     const { engine } = await engineWith(POLICY);
-    const other = Object.assign(new HashEmbedder(), { id: 'other-model' });
+    const other = new WordHashEmbedder({ id: 'other-model', yieldEvery: 2 });
     engine.setEmbedder(other);
     const res = await engine.search('days per week');
     expect(res.dense).toBe(false);

@@ -135,6 +135,8 @@ export class Engine {
   private dense: FlatIndex | null = null;
   /** Embedder id of the vectors in `dense`. */
   private denseModel: string | null = null;
+  /** Set by `switchEmbedder` until every chunk has a vector of the new model. */
+  private denseHeld = false;
   private dirty = true;
   private store: LibraryStore | null = null;
   private lastAddedAt = 0;
@@ -166,12 +168,44 @@ export class Engine {
    * from the one the loaded vectors came from, the dense index starts empty and the documents
    * are found by BM25 until `fillVectors` (or a re-ingest) embeds them with this one.
    */
-  setEmbedder(embedder: Embedder): void {
+  setEmbedder(embedder: Embedder | null): void {
     this.embedderValue = embedder;
+    if (!embedder) {
+      // No model: keyword search only, until one is set (a profile's models were released).
+      this.dense = null;
+      this.denseModel = null;
+      for (const doc of this.docs.values()) doc.rows = 0;
+      return;
+    }
     if (this.dense && this.denseModel === embedder.id && this.dense.dim === embedder.dim) return;
     this.dense = new FlatIndex({ dim: embedder.dim, metric: 'cosine' });
     this.denseModel = embedder.id;
     for (const doc of this.docs.values()) doc.rows = 0;
+  }
+
+  /**
+   * Switches to another embedder (a model profile was loaded or released): its stored vectors
+   * are reused, and while any chunk still lacks one, search is by keywords only — a dense list
+   * over part of the library would favour the documents re-embedded first. `fillVectors` (run
+   * in the background by `src/worker/embedder-switch.ts`) completes them; then search is hybrid
+   * again. Returns the chunks still to embed.
+   */
+  switchEmbedder(
+    embedder: Embedder | null,
+    stored: readonly VectorRecord[] = [],
+    options: { hold?: boolean } = {},
+  ): number {
+    const kept = embedder !== null && this.dense !== null && this.denseModel === embedder.id;
+    this.setEmbedder(embedder);
+    if (embedder && !kept) this.loadVectors(stored);
+    this.denseHeld = options.hold !== false && embedder !== null && this.pendingVectors > 0;
+    return embedder ? this.pendingVectors : 0;
+  }
+
+  /** True while a switched-to embedder's vectors are incomplete (search uses keywords only). */
+  get denseOnHold(): boolean {
+    if (this.denseHeld && this.pendingVectors === 0) this.denseHeld = false;
+    return this.denseHeld;
   }
 
   get chunkCount(): number {
@@ -370,6 +404,7 @@ export class Engine {
       sourceType: input.sourceType ?? 'unknown',
       status: input.status ?? 'current',
       ...(input.effectiveDate ? { effectiveDate: input.effectiveDate } : {}),
+      ...(input.language ? { language: input.language } : {}),
       fileName: input.fileName ?? '',
       format: input.fileFormat ?? input.format,
       size: bytes.length,
@@ -498,6 +533,8 @@ export class Engine {
     let chunks = 0;
     for (const doc of [...this.docs.values()]) {
       throwIfAborted(opts.signal);
+      // Another embedder took over (a profile was loaded): its own fill embeds the rest.
+      if (this.embedderValue !== embedder) break;
       if (this.docs.get(doc.meta.id) !== doc || doc.rows >= doc.chunks.length) continue;
       const before = doc.rows;
       await this.embedDocument(doc, embedder, opts.signal, opts.onProgress);
@@ -519,6 +556,8 @@ export class Engine {
     signal: AbortSignal | undefined,
     onProgress: ((p: IngestProgress) => void) | undefined,
   ): Promise<void> {
+    // Never switch the engine back to the embedder this call started with (a profile replaced it).
+    if (this.embedderValue !== embedder) return;
     if (!this.dense || this.denseModel !== embedder.id) this.setEmbedder(embedder);
     const dense = this.dense as FlatIndex;
     const { chunks } = doc;
@@ -643,7 +682,10 @@ export class Engine {
     let embedMs = 0;
     let denseMs = 0;
     const embedder = this.embedderValue;
-    const dense = embedder && this.dense && this.denseModel === embedder.id && this.dense.size > 0 ? this.dense : null;
+    const dense =
+      embedder && this.dense && this.denseModel === embedder.id && this.dense.size > 0 && !this.denseOnHold
+        ? this.dense
+        : null;
     if (embedder && dense) {
       const t1 = performance.now();
       const q = await embedder.embed([query], { signal: opts.signal });
@@ -747,6 +789,7 @@ function toLibraryDocument({ meta, chunks, rows }: StoredDoc): LibraryDocument {
     vectorState: vectorStateOf(rows, chunks.length),
     format: meta.format,
     pageCount: meta.pageCount,
+    ...(meta.language ? { language: meta.language } : {}),
   };
 }
 
@@ -816,6 +859,9 @@ function validateInput(input: AddDocumentInput): void {
   if (typeof input.text !== 'string') throw new EvidentError('invalid_input', 'addDocument: text must be a string.');
   if (input.fileName !== undefined && typeof input.fileName !== 'string') {
     throw new EvidentError('invalid_input', 'addDocument: fileName must be a string.');
+  }
+  if (input.language !== undefined && typeof input.language !== 'string') {
+    throw new EvidentError('invalid_input', 'addDocument: language must be a string.');
   }
   if (input.format !== 'markdown' && input.format !== 'text') {
     throw new EvidentError(

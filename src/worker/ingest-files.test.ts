@@ -1,14 +1,21 @@
 /**
- * Files through the parsers into a real Engine (in memory; the storage path is the engine's own
- * tests' concern). Real test documents from ../shared/testdocs where a format needs them.
+ * Files through the parsers into a real Engine: in memory, and with its IndexedDB library
+ * (fake-indexeddb: the real `idb` code on an in-memory IndexedDB) for the ingest queue, where a
+ * "killed worker" is an engine whose embedder never returns, abandoned for a new engine on the
+ * same database. Real test documents from ../shared/testdocs where a format needs them.
  */
-import { readFile } from 'node:fs/promises';
-import { beforeEach, describe, expect, it } from 'vitest';
+import 'fake-indexeddb/auto';
+import { EvidentError } from '../core/errors';
+import { readdir, readFile } from 'node:fs/promises';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { docx, pdf, w } from '../../test/fixtures/documents';
+import type { EmbedOptions, Embedder } from '../models/embedder';
 import { nodePdfAssets } from '../node/pdf-assets';
 import { describeShared, sharedPath } from '../node/shared-data';
-import type { FileOutcome, FileProgress } from './ask-api';
+import { Library } from '../storage/library';
+import type { FileInput, FileOutcome, FileProgress } from './ask-api';
 import { Engine } from './engine';
-import { fileDocId, ingestFiles } from './ingest-files';
+import { fileDocId, ingestFiles, MAX_INGEST_ATTEMPTS, resumeQueued, type FileQueue } from './ingest-files';
 import { bytesOf, WordHashEmbedder } from './testing';
 
 let engine: Engine;
@@ -206,4 +213,306 @@ describeShared('ingestFiles on the shared test documents', 'testdocs', () => {
     expect(r.files.map((f) => (f.ok ? f.format : f.error.code))).toEqual(['docx', 'html', 'markdown']);
     expect(engine.documents()).toHaveLength(3);
   });
+});
+
+// ---------------------------------------------------------------------------------------------
+// The ingest queue: a batch waits in IndexedDB as bytes and resumes through the same parser
+// ---------------------------------------------------------------------------------------------
+
+/** WordHashEmbedder whose calls after the first `hangAfter` never resolve (a stuck worker), unless cancelled. */
+class HangingEmbedder implements Embedder {
+  private readonly inner = new WordHashEmbedder();
+  readonly id = this.inner.id;
+  readonly dim = this.inner.dim;
+  readonly maxTokens = this.inner.maxTokens;
+  private batches = 0;
+  constructor(private readonly hangAfter: number) {}
+  countTokens(text: string): number {
+    return this.inner.countTokens(text);
+  }
+  embed(texts: readonly string[], options?: EmbedOptions): Promise<Float32Array> {
+    if (this.batches++ >= this.hangAfter) {
+      return new Promise<Float32Array>((_resolve, reject) =>
+        options?.signal?.addEventListener('abort', () => reject(new EvidentError('aborted', 'Cancelled.'))),
+      );
+    }
+    return this.inner.embed(texts, options);
+  }
+  dispose(): void {}
+}
+
+let dbCount = 0;
+const dbName = (): string => `evident-ingest-files-test-${dbCount++}`;
+const opened: Library[] = [];
+afterEach(() => {
+  for (const l of opened.splice(0)) l.close();
+});
+
+/** An engine on database `name`, loaded as the worker loads it at start. */
+async function startWorker(name: string, embedder: Embedder = new WordHashEmbedder()) {
+  const library = await Library.open({ name });
+  opened.push(library);
+  const e = new Engine();
+  const text = await library.loadText();
+  e.attachStore(library);
+  e.load(text.documents, text.chunks, await library.loadLexical());
+  e.loadVectors(await library.loadVectors());
+  e.setEmbedder(embedder);
+  return { engine: e, library };
+}
+
+async function until(check: () => boolean | Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 2000; i++) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 2));
+  }
+  expect(await check()).toBe(true);
+}
+
+/** Two pages, headings from font size. */
+const REPORT_PDF = pdf(
+  [
+    [
+      { text: 'Quarterly Safety Report', size: 22, y: 730 },
+      { text: 'Incidents fell by a third compared with the previous quarter.', y: 690 },
+      { text: 'Training', size: 16, y: 640 },
+      { text: 'Every new starter completed the forklift course in the first week.', y: 615 },
+    ],
+    [
+      { text: 'Outlook', size: 16, y: 730 },
+      { text: 'Next quarter the ladder inspections move to a monthly schedule.', y: 705 },
+    ],
+  ],
+  { title: 'Quarterly Safety Report' },
+);
+
+const notesDocx = (): Promise<Uint8Array> =>
+  docx(
+    w.heading(1, 'Onboarding notes') +
+      w.para('Badges are collected from reception on the first morning.') +
+      w.heading(2, 'Equipment') +
+      w.table([
+        ['Item', 'Owner'],
+        ['Laptop', 'IT desk'],
+      ]),
+  );
+
+async function batch(): Promise<FileInput[]> {
+  return [
+    { fileId: 'm', name: 'leave.md', mimeType: 'text/markdown', bytes: bytesOf(POLICY_MD) },
+    { fileId: 'p', name: 'safety-report.pdf', mimeType: 'application/pdf', bytes: bytesOf(REPORT_PDF) },
+    { fileId: 'd', name: 'onboarding.docx', mimeType: '', bytes: bytesOf(await notesDocx()) },
+  ];
+}
+
+/** What a document is made of, to compare a resumed ingest with an uninterrupted one. */
+function shape(e: Engine, docId: string) {
+  const found = e.documentChunks(docId);
+  if (!found) return undefined;
+  const { title, format, pageCount, sourceType, fileName, chunkCount } = found.meta;
+  return {
+    meta: { title, format, pageCount, sourceType, fileName, chunkCount },
+    chunks: found.chunks.map((c) => ({ text: c.text, page: c.page, headings: c.headings, start: c.start })),
+  };
+}
+
+describe('ingestFiles with the ingest queue (IndexedDB)', () => {
+  it('a batch cut short resumes from the queued bytes: the PDF keeps its pages, the DOCX its headings', async () => {
+    const name = dbName();
+    // 1. The first worker stores leave.md and hangs embedding it: the PDF and the DOCX wait in the queue.
+    const first = await startWorker(name, new HangingEmbedder(0));
+    void ingestFiles(first.engine, await batch(), { ...pdfOptions, queue: first.library }).catch(() => {});
+    await until(async () => (await first.library.loadText()).documents.length === 1);
+    const waiting = await first.library.queued();
+    expect(waiting.map((e) => [e.docId, e.source.kind])).toEqual([
+      ['file:safety-report.pdf', 'bytes'],
+      ['file:onboarding.docx', 'bytes'],
+    ]);
+    const queuedPdf = waiting[0]!.source;
+    expect(queuedPdf.kind === 'bytes' && new Uint8Array(queuedPdf.bytes)).toEqual(REPORT_PDF);
+
+    // 2. A new worker on the same database resumes the batch.
+    const second = await startWorker(name);
+    expect(second.engine.documents().map((d) => d.docId)).toEqual(['file:leave.md']);
+    const progress: string[] = [];
+    const resumed = await resumeQueued(second.engine, second.library, {
+      ...pdfOptions,
+      onProgress: (p) => progress.push(`${p.index}/${p.count}:${p.phase}:${p.title}`),
+    });
+    expect(resumed.failed).toEqual([]);
+    expect(resumed.added.map((r) => r.docId)).toEqual(['file:safety-report.pdf', 'file:onboarding.docx']);
+    expect(progress).toContain('0/2:index:Quarterly Safety Report');
+    expect(progress).toContain('1/2:done:Onboarding notes');
+    // The queued bytes left with their documents.
+    expect(await second.library.queued()).toEqual([]);
+
+    // 3. Exactly what an uninterrupted ingest of the same files gives.
+    const reference = new Engine();
+    reference.setEmbedder(new WordHashEmbedder());
+    await ingestFiles(reference, await batch(), pdfOptions);
+    for (const docId of ['file:safety-report.pdf', 'file:onboarding.docx']) {
+      expect(shape(second.engine, docId), docId).toEqual(shape(reference, docId));
+    }
+    const report = shape(second.engine, 'file:safety-report.pdf')!;
+    expect(report.meta).toMatchObject({ format: 'pdf', pageCount: 2, title: 'Quarterly Safety Report' });
+    expect(report.chunks.map((c) => c.page)).toContain(2);
+    expect(report.chunks.find((c) => c.text.includes('ladder inspections'))?.page).toBe(2);
+    const notes = shape(second.engine, 'file:onboarding.docx')!;
+    expect(notes.meta.format).toBe('docx');
+    expect(notes.chunks.find((c) => c.text.includes('Laptop'))?.headings).toEqual(['Onboarding notes', 'Equipment']);
+
+    // 4. And after another restart all three are stored whole, the PDF with its pages.
+    const third = await startWorker(name);
+    expect(third.engine.documents().map((d) => [d.docId, d.format, d.pageCount])).toEqual([
+      ['file:leave.md', 'markdown', null],
+      ['file:safety-report.pdf', 'pdf', 2],
+      ['file:onboarding.docx', 'docx', null],
+    ]);
+    expect(shape(third.engine, 'file:safety-report.pdf')).toEqual(report);
+  });
+
+  it('an uninterrupted batch leaves nothing queued; a file that fails is reported and leaves the queue', async () => {
+    const { engine: e, library } = await startWorker(dbName());
+    const r = await ingestFiles(
+      e,
+      [
+        { fileId: 'a', name: 'broken.pdf', mimeType: '', bytes: bytesOf('%PDF-1.4\nnot really a pdf') },
+        { fileId: 'b', name: 'leave.md', mimeType: '', bytes: bytesOf(POLICY_MD) },
+        { fileId: 'c', name: 'empty.txt', mimeType: '', bytes: new ArrayBuffer(0) },
+      ],
+      { ...pdfOptions, queue: library },
+    );
+    expect(r.files.map((f) => (f.ok ? f.docId : f.error.code))).toEqual(['pdf_corrupt', 'file:leave.md', 'empty_file']);
+    expect(await library.queued()).toEqual([]);
+    expect((await library.loadText()).documents.map((d) => d.id)).toEqual(['file:leave.md']);
+  });
+
+  it('a queued file that cannot be read any more is reported on resume and dropped; the rest go on', async () => {
+    const { engine: e, library } = await startWorker(dbName());
+    await library.enqueue([
+      {
+        docId: 'file:renamed.docx',
+        title: 'renamed',
+        fileName: 'renamed.docx',
+        source: { kind: 'bytes', bytes: bytesOf('plain text, not a zip'), mime: '' },
+        queuedAt: 1,
+      },
+      {
+        docId: 'demo-note',
+        title: 'A note',
+        fileName: '',
+        source: { kind: 'text', text: '# A note\n\nThe canteen opens at eight.', format: 'markdown' },
+        queuedAt: 1,
+      },
+    ]);
+    const r = await resumeQueued(e, library, pdfOptions);
+    expect(r.failed.map((f) => [f.docId, f.error.code])).toEqual([['file:renamed.docx', 'not_docx']]);
+    expect(r.added.map((a) => a.docId)).toEqual(['demo-note']);
+    expect(await library.queued()).toEqual([]);
+    expect(e.document('demo-note')).toMatchObject({ title: 'A note', vectorState: 'complete' });
+  });
+
+  it(`a file started ${MAX_INGEST_ATTEMPTS} times without finishing (it kills the worker) is dropped with a clear error`, async () => {
+    const name = dbName();
+    const { library } = await startWorker(name);
+    const [entry] = await library.enqueue([
+      {
+        docId: 'file:leave.md',
+        title: 'leave',
+        fileName: 'leave.md',
+        source: { kind: 'bytes', bytes: bytesOf(POLICY_MD), mime: 'text/markdown' },
+        queuedAt: 1,
+      },
+    ]);
+    // Every start is counted before the file is read: these never finished.
+    for (let i = 1; i <= MAX_INGEST_ATTEMPTS; i++) expect(await library.beginQueued(entry!.seq!)).toBe(i);
+    const next = await startWorker(name);
+    const r = await resumeQueued(next.engine, next.library, pdfOptions);
+    expect(r.added).toEqual([]);
+    expect(r.failed).toHaveLength(1);
+    expect(r.failed[0]!.error.code).toBe('worker_crashed');
+    expect(r.failed[0]!.error.message).toMatch(/stopped 3 times while adding "leave\.md", so it was skipped/);
+    expect(await next.library.queued()).toEqual([]);
+    expect(next.engine.documents()).toEqual([]);
+  });
+
+  it('cancelling a batch drops the files not yet stored from the queue', async () => {
+    const { engine: e, library } = await startWorker(dbName(), new HangingEmbedder(0));
+    const c = new AbortController();
+    const run = ingestFiles(e, await batch(), { ...pdfOptions, queue: library, signal: c.signal });
+    await until(async () => (await library.loadText()).documents.length === 1);
+    expect(await library.queued()).toHaveLength(2);
+    c.abort();
+    await expect(run).rejects.toMatchObject({ code: 'aborted' });
+    expect(await library.queued()).toEqual([]);
+    expect((await library.loadText()).documents.map((d) => d.id)).toEqual(['file:leave.md']);
+  });
+
+  it('a queue that cannot take the batch (a full disk) does not stop it: the files are ingested unqueued', async () => {
+    const { engine: e, library } = await startWorker(dbName());
+    const full: FileQueue = {
+      enqueue: () => Promise.reject(Object.assign(new Error('full'), { name: 'QuotaExceededError' })),
+      queued: () => library.queued(),
+      dequeue: (seq) => library.dequeue(seq),
+      beginQueued: (seq) => library.beginQueued(seq),
+    };
+    const r = await ingestFiles(e, await batch(), { ...pdfOptions, queue: full });
+    expect(r.files.map((f) => f.ok)).toEqual([true, true, true]);
+    expect((await library.loadText()).documents).toHaveLength(3);
+  });
+});
+
+describeShared('the bad test documents against a stored library', 'testdocs', () => {
+  it('every file in bad/ ends in its specific error or a safe result; the library it met is unchanged', async () => {
+    const { engine: e, library } = await startWorker(dbName());
+    await ingestFiles(e, [{ fileId: 'keep', name: 'leave.md', mimeType: '', bytes: bytesOf(POLICY_MD) }], {
+      queue: library,
+    });
+    const before = await library.loadAll();
+    const names = (await readdir(sharedPath('testdocs', 'bad'))).filter((n) => !n.startsWith('.')).sort();
+    expect(names).toHaveLength(12);
+    const files: FileInput[] = [];
+    for (const n of names) {
+      files.push({
+        fileId: n,
+        name: n,
+        mimeType: '',
+        bytes: bytesOf(new Uint8Array(await readFile(sharedPath('testdocs', 'bad', n)))),
+      });
+    }
+    const r = await ingestFiles(e, files, { ...pdfOptions, queue: library });
+    const outcome = Object.fromEntries(r.files.map((f) => [f.fileId, f.ok ? 'ok' : f.error.code]));
+    expect(outcome).toEqual({
+      'empty-zip-as.docx': 'not_docx',
+      'encrypted-aes256-userpw.pdf': 'pdf_password_required',
+      'huge-single-line.txt': 'ok',
+      'invalid-utf8.txt': 'ok',
+      'legacy-word97-renamed.docx': expect.stringMatching(/^(not_docx|unsupported_format)$/),
+      'owasp-llm-prompt-injection.md': 'ok',
+      'prompt-injection-policy.txt': 'ok',
+      'truncated-tracemonkey.pdf': expect.stringMatching(/^(ok|pdf_corrupt)$/),
+      'umlauts-latin1-not-utf8.md': 'ok',
+      'xss-script-onerror.html': 'ok',
+      'zero-byte.pdf': 'empty_file',
+      'zipbomb-1GiB-document.docx': 'zip_bomb',
+    });
+    for (const f of r.files) if (!f.ok) expect(f.error.message.length, f.fileId).toBeGreaterThan(20);
+    // The document the library had is exactly as it was; the failures left nothing behind.
+    const after = await library.loadAll();
+    const keep = (l: typeof before) => ({
+      doc: l.documents.find((d) => d.id === 'file:leave.md'),
+      chunks: l.chunks.filter((c) => c.docId === 'file:leave.md'),
+      vectors: l.vectors.find((v) => v.docId === 'file:leave.md'),
+    });
+    expect(keep(after)).toEqual(keep(before));
+    const added = r.files.flatMap((f) => (f.ok ? [f.docId] : []));
+    expect(after.documents.map((d) => d.id).sort()).toEqual(['file:leave.md', ...added].sort());
+    for (const d of after.documents) expect(after.chunks.filter((c) => c.docId === d.id)).toHaveLength(d.chunkCount);
+    expect(await library.queued()).toEqual([]);
+    const xss = e
+      .documentChunks('file:xss-script-onerror.html')!
+      .chunks.map((c) => c.text)
+      .join('\n');
+    expect(xss).not.toMatch(/<script|onerror|javascript:/i);
+  }, 60_000);
 });

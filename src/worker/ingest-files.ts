@@ -8,37 +8,75 @@
  * Files are ingested one at a time, in order. A file that cannot be read (a wrong type, a
  * password, no text, a full disk) is reported with its error and the batch goes on; the library
  * is never left with part of a document. Cancelling stops the batch between steps.
+ *
+ * With a queue (IndexedDB), the whole batch is first written to the ingest queue as the files'
+ * own bytes (one transaction), and each entry leaves the queue in the transaction that stores its
+ * document. A batch cut short by a reload or a killed worker is resumed by `resumeQueued`, which
+ * parses the same bytes with the same parser: the document comes back with its pages, headings
+ * and format as if it had never been interrupted. A file that kills the worker is not retried
+ * for ever: after `MAX_INGEST_ATTEMPTS` starts it is dropped with an error.
  */
 import { EvidentError, type EvidentErrorValue } from '../core/errors';
-import { chunkFormatOf, parseDocument, type ParseOptions } from '../parse/index';
+import {
+  DEFAULT_MAX_BYTES,
+  chunkFormatOf,
+  parseDocument,
+  type ParsedDocument,
+  type ParseOptions,
+} from '../parse/index';
+import type { Library } from '../storage/library';
+import type { QueueEntry } from '../storage/schema';
 import { throwIfAborted } from './abort-registry';
-import type { AddDocumentInput, AddDocumentsResult, BatchProgress } from './api';
+import type { AddDocumentInput, AddDocumentResult, AddDocumentsResult, BatchProgress, IngestProgress } from './api';
 import type { AddFilesResult, FileInput, FileOutcome, FileProgress } from './ask-api';
+import type { IngestCallbacks } from './engine';
 import { toErrorValue } from './result';
 
-/** What ingest needs from the engine: its batch add path (one file per call). */
+/** What ingest needs from the engine: its one-document add path. */
 export interface FileEngine {
-  addDocuments(
-    inputs: readonly AddDocumentInput[],
-    opts: { signal?: AbortSignal; onProgress?: (p: BatchProgress) => void },
-  ): Promise<AddDocumentsResult>;
+  addDocument(input: AddDocumentInput, cb?: IngestCallbacks): Promise<AddDocumentResult>;
 }
 
-export interface IngestFilesOptions {
-  readonly signal?: AbortSignal;
-  readonly onProgress?: (p: FileProgress) => void;
+/** The ingest queue (the `Library` in the worker). */
+export type FileQueue = Pick<Library, 'enqueue' | 'queued' | 'dequeue' | 'beginQueued'>;
+
+/**
+ * Starts of one queued file before it is given up: a reload mid-ingest is one, the resume after
+ * it another; a file that kills the worker each time is dropped at the next start after this.
+ */
+export const MAX_INGEST_ATTEMPTS = 3;
+
+/** pdf.js assets and parser hooks, shared by adding and resuming. */
+export interface ParserSetup {
   /** pdf.js assets: absolute folder URLs ending in "/" (`…/vendor/pdfjs/cmaps/`, `…/standard_fonts/`). */
   readonly cMapUrl?: string;
   readonly standardFontDataUrl?: string;
   /** Parser hooks for Node tests (pdf.js loader, asset reader). */
   readonly parse?: Pick<ParseOptions, 'loadPdfjs' | 'fetchAsset' | 'maxBytes'>;
+}
+
+export interface IngestFilesOptions extends ParserSetup {
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (p: FileProgress) => void;
   /** Called once a file is stored and searchable by its words (the UI lists it then). */
   readonly onStored?: (docId: string) => void;
+  /** The ingest queue: the batch is queued as bytes first, so a reload resumes it. None: not resumable. */
+  readonly queue?: FileQueue | null;
+}
+
+export interface ResumeOptions extends ParserSetup {
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (p: BatchProgress) => void;
 }
 
 /** Same file name ⇒ same id: adding a file again replaces the earlier version. */
 export function fileDocId(name: string): string {
   return `file:${name}`;
+}
+
+/** A file's name without its extension: the title shown until the parser finds the real one. */
+function provisionalTitle(name: string): string {
+  return name.replace(/\.[^.]+$/, '') || name;
 }
 
 function validateFiles(files: unknown): asserts files is readonly FileInput[] {
@@ -61,55 +99,236 @@ function validateFiles(files: unknown): asserts files is readonly FileInput[] {
   }
 }
 
+/**
+ * Queues the files worth queueing (not empty, not over the size limit: those fail at once) as
+ * bytes, in one transaction. Returns each file's queue key, or undefined when it was not queued.
+ * A queue that cannot take them (a full disk: a PDF's bytes can be far larger than its text)
+ * does not stop the batch: it is ingested unqueued, and only resuming it is lost.
+ */
+async function enqueueFiles(
+  queue: FileQueue | null | undefined,
+  files: readonly FileInput[],
+  maxBytes: number,
+): Promise<(number | undefined)[]> {
+  const none = files.map((): number | undefined => undefined);
+  if (!queue) return none;
+  const now = Date.now();
+  const worth = files.flatMap((f, i) => (f.bytes.byteLength > 0 && f.bytes.byteLength <= maxBytes ? [i] : []));
+  if (worth.length === 0) return none;
+  try {
+    const entries = await queue.enqueue(
+      worth.map((i): QueueEntry => {
+        const f = files[i] as FileInput;
+        return {
+          docId: fileDocId(f.name),
+          title: provisionalTitle(f.name),
+          fileName: f.name,
+          source: { kind: 'bytes', bytes: f.bytes, mime: f.mimeType ?? '' },
+          queuedAt: now,
+        };
+      }),
+    );
+    const seqs = [...none];
+    worth.forEach((fileIndex, k) => (seqs[fileIndex] = entries[k]?.seq));
+    return seqs;
+  } catch {
+    return none;
+  }
+}
+
+/** Removes a queue entry whose outcome was reported (best effort: a leftover is retried, then dropped). */
+async function drop(queue: FileQueue | null | undefined, seq: number | undefined): Promise<void> {
+  if (queue && seq !== undefined) await queue.dequeue(seq).catch(() => {});
+}
+
+/** Counts a start of a queued file; refuses it once it has been started `MAX_INGEST_ATTEMPTS` times. */
+async function countStart(queue: FileQueue | null | undefined, seq: number | undefined, name: string): Promise<void> {
+  if (!queue || seq === undefined) return;
+  const count = await queue.beginQueued(seq).catch(() => 1);
+  if (count > MAX_INGEST_ATTEMPTS) {
+    throw new EvidentError(
+      'worker_crashed',
+      `Evident stopped ${count - 1} times while adding "${name}", so it was skipped (it may need more memory than this tab has). Try adding it on its own.`,
+    );
+  }
+}
+
 export async function ingestFiles(
   engine: FileEngine,
   files: readonly FileInput[],
   options: IngestFilesOptions = {},
 ): Promise<AddFilesResult> {
   validateFiles(files);
-  const { signal, onProgress } = options;
+  const { signal, onProgress, queue } = options;
+  throwIfAborted(signal);
+  const seqs = await enqueueFiles(queue, files, options.parse?.maxBytes ?? DEFAULT_MAX_BYTES);
   const outcomes: FileOutcome[] = [];
-  for (const [index, file] of files.entries()) {
-    throwIfAborted(signal);
-    const at = { fileId: file.fileId, index, count: files.length };
-    try {
-      outcomes.push(
-        await ingestOne(engine, file, options, (phase, done, total) => onProgress?.({ ...at, phase, done, total })),
-      );
-    } catch (err) {
-      const error: EvidentErrorValue = toErrorValue(err);
-      if (error.code === 'aborted') throw err;
-      outcomes.push({ fileId: file.fileId, ok: false, error });
+  let index = 0;
+  try {
+    for (; index < files.length; index++) {
+      const file = files[index] as FileInput;
+      const seq = seqs[index];
+      throwIfAborted(signal);
+      const at = { fileId: file.fileId, index, count: files.length };
+      try {
+        await countStart(queue, seq, file.name);
+        const docId = fileDocId(file.name);
+        let stored = false;
+        const { parsed, added } = await parseAndAdd(
+          engine,
+          { docId, name: file.name, mime: file.mimeType, bytes: file.bytes, password: file.password },
+          {
+            ...options,
+            seq,
+            // The batch's last file rebuilds the BM25 index; a search before that rebuilds it itself.
+            deferIndex: index < files.length - 1,
+            onParse: (done, total) => onProgress?.({ ...at, phase: 'parse', done, total }),
+            onIngest: (p) => {
+              onProgress?.({ ...at, phase: p.phase, done: p.done, total: p.total });
+              if (p.phase === 'index' && !stored) {
+                stored = true;
+                options.onStored?.(docId);
+              }
+            },
+          },
+        );
+        outcomes.push({
+          fileId: file.fileId,
+          ok: true,
+          docId,
+          title: parsed.title,
+          format: parsed.format,
+          chunks: added.chunks,
+          pages: parsed.pages ? parsed.pages.length : null,
+          replaced: added.replaced,
+          warnings: parsed.warnings.map((w) => w.message),
+        });
+      } catch (err) {
+        const error: EvidentErrorValue = toErrorValue(err);
+        if (error.code === 'aborted') throw err;
+        // Its error is reported now: it must not come back on the next start.
+        await drop(queue, seq);
+        outcomes.push({ fileId: file.fileId, ok: false, error });
+      }
     }
+  } catch (err) {
+    // Cancelled: the rest of the batch is not wanted any more (a document already stored stays).
+    for (const seq of seqs.slice(index)) await drop(queue, seq);
+    throw err;
   }
   return { files: outcomes };
 }
 
-async function ingestOne(
+/**
+ * Ingests what an interrupted batch left in the queue, oldest first: files are parsed again from
+ * their stored bytes, text entries (the demo, documents added as text) are chunked as they were.
+ * Each entry leaves the queue with its document, or when its error is reported; cancelling
+ * leaves the rest queued for the next start.
+ */
+export async function resumeQueued(
   engine: FileEngine,
-  file: FileInput,
-  options: IngestFilesOptions,
-  progress: (phase: FileProgress['phase'], done: number, total: number) => void,
-): Promise<FileOutcome> {
-  const { signal } = options;
-  progress('parse', 0, 0);
+  queue: FileQueue | null,
+  options: ResumeOptions = {},
+): Promise<AddDocumentsResult> {
+  if (!queue) return { added: [], failed: [] };
+  const { signal, onProgress } = options;
+  const entries = await queue.queued();
+  const added: AddDocumentResult[] = [];
+  const failed: AddDocumentsResult['failed'][number][] = [];
+  for (const [index, entry] of entries.entries()) {
+    throwIfAborted(signal);
+    let title = entry.title;
+    const report = (p: IngestProgress): void => onProgress?.({ ...p, index, count: entries.length, title });
+    const callbacks = {
+      ...options,
+      seq: entry.seq,
+      deferIndex: index < entries.length - 1,
+      onIngest: report,
+    };
+    try {
+      await countStart(queue, entry.seq, entry.fileName || entry.title);
+      if (entry.source.kind === 'bytes') {
+        const { added: result } = await parseAndAdd(
+          engine,
+          { docId: entry.docId, name: entry.fileName, mime: entry.source.mime, bytes: entry.source.bytes },
+          {
+            ...callbacks,
+            onParse: () => report({ docId: entry.docId, phase: 'chunk', done: 0, total: 0 }),
+            onParsed: (parsed) => (title = parsed.title),
+          },
+        );
+        added.push(result);
+      } else {
+        added.push(await engine.addDocument(textInput(entry), ingestCallbacks(callbacks)));
+      }
+    } catch (err) {
+      const error = toErrorValue(err);
+      if (error.code === 'aborted') throw err;
+      await drop(queue, entry.seq);
+      failed.push({ docId: entry.docId, title, error });
+    }
+  }
+  return { added, failed };
+}
+
+/** A queued text entry as the engine's input. */
+function textInput(e: QueueEntry): AddDocumentInput {
+  if (e.source.kind !== 'text') throw new EvidentError('internal', 'textInput: the entry holds bytes.');
+  return {
+    docId: e.docId,
+    title: e.title,
+    text: e.source.text,
+    format: e.source.format,
+    fileName: e.fileName,
+    ...(e.sourceType ? { sourceType: e.sourceType } : {}),
+    ...(e.status ? { status: e.status } : {}),
+    ...(e.effectiveDate ? { effectiveDate: e.effectiveDate } : {}),
+  };
+}
+
+interface AddSteps extends ParserSetup {
+  readonly signal?: AbortSignal;
+  readonly seq: number | undefined;
+  readonly deferIndex: boolean;
+  readonly onParse?: (done: number, total: number) => void;
+  readonly onParsed?: (parsed: ParsedDocument) => void;
+  readonly onIngest?: (p: IngestProgress) => void;
+}
+
+function ingestCallbacks(steps: AddSteps): IngestCallbacks {
+  return {
+    ...(steps.signal ? { signal: steps.signal } : {}),
+    ...(steps.seq !== undefined ? { dequeue: steps.seq } : {}),
+    deferIndex: steps.deferIndex,
+    ...(steps.onIngest ? { onProgress: steps.onIngest } : {}),
+  };
+}
+
+/** Parses one file and adds it (its queue entry, if any, leaves the queue with the document). */
+async function parseAndAdd(
+  engine: FileEngine,
+  file: { docId: string; name: string; mime: string; bytes: ArrayBuffer; password?: string | undefined },
+  steps: AddSteps,
+): Promise<{ parsed: ParsedDocument; added: AddDocumentResult }> {
+  const { signal } = steps;
+  steps.onParse?.(0, 0);
   const parsed = await parseDocument(new Uint8Array(file.bytes), {
     fileName: file.name,
-    ...(file.mimeType ? { mimeType: file.mimeType } : {}),
+    ...(file.mime ? { mimeType: file.mime } : {}),
     ...(file.password !== undefined ? { password: file.password } : {}),
     ...(signal ? { signal } : {}),
-    ...(options.cMapUrl ? { cMapUrl: options.cMapUrl } : {}),
-    ...(options.standardFontDataUrl ? { standardFontDataUrl: options.standardFontDataUrl } : {}),
-    ...options.parse,
+    ...(steps.cMapUrl ? { cMapUrl: steps.cMapUrl } : {}),
+    ...(steps.standardFontDataUrl ? { standardFontDataUrl: steps.standardFontDataUrl } : {}),
+    ...steps.parse,
     onProgress: (p) => {
-      if (p.phase === 'pages') progress('parse', p.done, p.total);
+      if (p.phase === 'pages') steps.onParse?.(p.done, p.total);
     },
   });
   throwIfAborted(signal);
-  const docId = fileDocId(file.name);
+  steps.onParsed?.(parsed);
   const m = parsed.metadata;
   const input: AddDocumentInput = {
-    docId,
+    docId: file.docId,
     title: parsed.title,
     text: parsed.text,
     format: chunkFormatOf(parsed.format),
@@ -118,32 +337,9 @@ async function ingestOne(
     sourceType: m.sourceTypeGuess,
     status: m.statusGuess,
     ...(m.effectiveDateGuess ? { effectiveDate: m.effectiveDateGuess } : {}),
+    ...(m.language ? { language: m.language } : {}),
     ...(parsed.pages ? { pages: parsed.pages } : {}),
   };
-  let stored = false;
-  const result = await engine.addDocuments([input], {
-    ...(signal ? { signal } : {}),
-    onProgress: (p) => {
-      progress(p.phase, p.done, p.total);
-      if (p.phase === 'index' && !stored) {
-        stored = true;
-        options.onStored?.(docId);
-      }
-    },
-  });
-  const failed = result.failed[0];
-  if (failed) return { fileId: file.fileId, ok: false, error: failed.error };
-  const added = result.added[0];
-  if (!added) throw new EvidentError('internal', `"${file.name}" was neither added nor reported as failed.`);
-  return {
-    fileId: file.fileId,
-    ok: true,
-    docId,
-    title: parsed.title,
-    format: parsed.format,
-    chunks: added.chunks,
-    pages: parsed.pages ? parsed.pages.length : null,
-    replaced: added.replaced,
-    warnings: parsed.warnings.map((w) => w.message),
-  };
+  const added = await engine.addDocument(input, ingestCallbacks(steps));
+  return { parsed, added };
 }

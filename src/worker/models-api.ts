@@ -3,6 +3,7 @@
  * runtime-neutral, so the UI (DOM) and the worker (WebWorker) tsconfigs both compile it.
  * Implemented by `models.ts`.
  */
+import type { EvidentErrorValue } from '../core/errors';
 import type { ModelRole, ModelRuntime, ProfileName } from '../models/manifest';
 import type { CallOptions, ProgressCallback, Result } from './api';
 
@@ -49,13 +50,58 @@ export interface ProfileLoadResult {
   readonly wasmThreads: number | null;
 }
 
+/**
+ * Re-embedding the library after the embedder changed (see `embedder-switch.ts`). While it runs,
+ * search and Ask use keywords only; `done`/`total` count passages (chunks).
+ */
+export interface ReembedStatus {
+  readonly state: 'idle' | 'running' | 'done' | 'cancelled' | 'failed';
+  /** The embedder being (or last) filled in, e.g. `tiny/encoder@main/fp32/mean-norm/max62`. */
+  readonly embedderId: string | null;
+  readonly done: number;
+  readonly total: number;
+  readonly ms: number;
+  readonly error: EvidentErrorValue | null;
+}
+
+/** Where models can run in this worker, before any is loaded. */
+export interface DeviceReport {
+  /** null when WebGPU is usable, else why not (shown as the reason for WASM). */
+  readonly webgpuUnavailable: string | null;
+  readonly crossOriginIsolated: boolean;
+  /** Logical cores the browser reports (null when it does not say). */
+  readonly cores: number | null;
+  /** WASM threads a Transformers.js profile would use (1 unless cross-origin isolated). */
+  readonly wasmThreads: number;
+}
+
+/** The worker's model state: the loaded profile, the dense side's embedder and its re-embedding. */
+export interface ModelStatusReport {
+  readonly loaded: ProfileLoadResult | null;
+  /** Id of the embedder whose vectors search uses (null: keywords only, no embedder yet). */
+  readonly activeEmbedder: string | null;
+  /** True while search is by keywords only because the embedder changed and vectors are being filled. */
+  readonly denseOnHold: boolean;
+  readonly reembed: ReembedStatus;
+  readonly devices: DeviceReport;
+}
+
 export interface ModelsApi {
-  /** Loads every Transformers.js model of a profile (replacing the current one). */
+  /**
+   * Loads every Transformers.js model of a profile (replacing the current one). A profile with an
+   * embedder takes the library's dense side: the library is re-embedded in the background
+   * (`modelStatus().reembed`), and search uses keywords only until that is done.
+   */
   loadProfile(
     profile: ProfileName,
     options: LoadProfileOptions,
     onProgress?: ProgressCallback<ProfileLoadProgress>,
   ): Promise<Result<ProfileLoadResult>>;
-  /** Releases the profile's models; the roles fall back to their model-free methods. */
-  disposeProfile(): Result<null>;
+  /**
+   * Releases the profile's models; the roles fall back to their model-free methods and the
+   * default embedder (USE lite) takes the dense side back (re-embedding in the background).
+   */
+  disposeProfile(): Promise<Result<null>>;
+  /** The loaded profile, the re-embedding's progress and the devices (cheap: the Settings page polls it). */
+  modelStatus(): Promise<Result<ModelStatusReport>>;
 }

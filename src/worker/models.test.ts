@@ -1,12 +1,17 @@
 /**
  * `ModelHost` in Node on the real manifest and the tiny models (onnxruntime-node, device cpu):
  * profile loading role by role, profile-wide progress, the embedded profile's model-free roles,
- * a missing Hub model without consent, and release.
+ * a missing Hub model without consent, and release; and the RPC part (`modelsApi`) handing the
+ * library's dense side to the profile's embedder and back.
  */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MODELS_DIR, setupTiny } from '../../test/tiny-models';
-import { ModelHost } from './models';
+import { EmbedderSwitch } from './embedder-switch';
+import { Engine } from './engine';
+import { ModelHost, modelsApi, type RunCall } from './models';
 import type { ProfileLoadProgress } from './models-api';
+import { asResult } from './result';
+import { WordHashEmbedder } from './testing';
 
 let host: ModelHost;
 
@@ -83,5 +88,55 @@ describe('ModelHost', () => {
     expect(h.backends.generator).toBeNull();
     await expect(embedder!.embed(['x'])).rejects.toThrow(/already released/);
     h.disposeProfile();
+  });
+});
+
+/** `worker.ts`'s `run` without the abort registry: errors become values. */
+const run: RunCall = (_options, onProgress, fn) =>
+  asResult(() => fn(new AbortController().signal, (p) => onProgress?.(p as never)));
+
+describe('modelsApi', () => {
+  it('a loaded profile takes the dense side (re-embedding in the background); released, the default is back', async () => {
+    const engine = new Engine();
+    const embedders = new EmbedderSwitch(engine);
+    const base = new WordHashEmbedder({ id: 'default-model' });
+    await embedders.setDefault(base);
+    await engine.addDocument({ docId: 'd', title: 'Remote work', format: 'text', text: 'Up to three days per week.' });
+    const api = modelsApi(run, newHost(), embedders);
+
+    const status0 = await api.modelStatus();
+    expect(status0).toMatchObject({ ok: true, value: { loaded: null, activeEmbedder: 'default-model' } });
+    if (!status0.ok) throw new Error('unreachable');
+    expect(status0.value.devices).toMatchObject({
+      webgpuUnavailable: expect.stringMatching(/^navigator\.gpu is missing/),
+    });
+
+    const loaded = await api.loadProfile('tiny', { allowRemote: false, devices: ['cpu'] });
+    expect(loaded).toMatchObject({ ok: true, value: { profile: 'tiny' } });
+    expect(engine.embedder?.id).toMatch(/^tiny\/encoder@/);
+    expect((await embedders.settled()).state).toBe('done');
+    const status1 = await api.modelStatus();
+    expect(status1).toMatchObject({
+      ok: true,
+      value: { loaded: { profile: 'tiny' }, denseOnHold: false, reembed: { state: 'done', done: engine.chunkCount } },
+    });
+    const tinyEmbedder = engine.embedder!;
+
+    expect(await api.disposeProfile()).toEqual({ ok: true, value: null });
+    expect(engine.embedder).toBe(base);
+    await expect(tinyEmbedder.embed(['x'])).rejects.toThrow(/already released/);
+    await embedders.settled();
+    expect((await engine.search('three days')).dense).toBe(true);
+  });
+
+  it('a failed load leaves the default embedder in charge', async () => {
+    const engine = new Engine();
+    const embedders = new EmbedderSwitch(engine);
+    const base = new WordHashEmbedder({ id: 'default-model' });
+    await embedders.setDefault(base);
+    const api = modelsApi(run, newHost(), embedders);
+    const result = await api.loadProfile('enhanced', { allowRemote: false, devices: ['cpu'] });
+    expect(result).toMatchObject({ ok: false, error: { code: 'model_not_found' } });
+    expect(engine.embedder).toBe(base);
   });
 });

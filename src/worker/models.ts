@@ -12,7 +12,7 @@ import manifestJson from '../../models/manifest.json';
 import { EvidentError } from '../core/errors';
 import type { CrossEncoder } from '../core/select/rerank';
 import type { Embedder } from '../models/embedder';
-import type { EntailmentModel, Generator } from '../models/interfaces';
+import type { EntailmentModel } from '../models/interfaces';
 import {
   MODEL_ROLES,
   downloadBytes,
@@ -22,18 +22,30 @@ import {
   type ModelSpec,
   type ProfileName,
 } from '../models/manifest';
+import type { TransformersGenerator } from '../models/transformers/generator';
 import type { LoadOptions, LoadReport, ModelLoadProgress } from '../models/transformers/loader';
 import type { OrtWasmPaths, RuntimeEnvReport } from '../models/transformers/env';
+import { defaultWasmThreads, logicalCores, probeWebGpu } from '../models/runtime-probe';
 import type { CallOptions, ProgressCallback, Result } from './api';
-import type { LoadedRole, LoadProfileOptions, ModelsApi, ProfileLoadProgress, ProfileLoadResult } from './models-api';
+import type { EmbedderSwitch } from './embedder-switch';
+import type {
+  DeviceReport,
+  LoadedRole,
+  LoadProfileOptions,
+  ModelsApi,
+  ProfileLoadProgress,
+  ProfileLoadResult,
+} from './models-api';
 import { throttle } from './model-files';
+import { asResult } from './result';
 
 /** The models of the loaded profile; null where the role is model-free. */
 export interface ModelBackends {
   readonly embedder: Embedder | null;
   readonly crossEncoder: CrossEncoder | null;
   readonly nli: EntailmentModel | null;
-  readonly generator: Generator | null;
+  /** With its context window (`contextTokens`), which the Ask budget is fitted to. */
+  readonly generator: TransformersGenerator | null;
 }
 
 export interface ModelHostConfig {
@@ -185,7 +197,10 @@ export class ModelHost {
   }
 }
 
-type Loaded = { value: Releasable & (Embedder | CrossEncoder | EntailmentModel | Generator); report: LoadReport };
+type Loaded = {
+  value: Releasable & (Embedder | CrossEncoder | EntailmentModel | TransformersGenerator);
+  report: LoadReport;
+};
 
 async function loadRole(role: ModelRole, spec: ModelSpec, options: LoadOptions): Promise<Loaded> {
   switch (role) {
@@ -220,7 +235,7 @@ function assign(
   if (role === 'embedder') backends.embedder = value as Embedder;
   else if (role === 'cross-encoder') backends.crossEncoder = value as CrossEncoder;
   else if (role === 'nli') backends.nli = value as EntailmentModel;
-  else backends.generator = value as Generator;
+  else backends.generator = value as TransformersGenerator;
 }
 
 // ── RPC ─────────────────────────────────────────────────────────────────────────────────────────
@@ -248,18 +263,58 @@ export function defaultModelHost(): ModelHost {
   });
 }
 
-/** The `ModelsApi` methods for `worker.ts` to spread into its API object. */
-export function modelsApi(run: RunCall, host: ModelHost = defaultModelHost()): ModelsApi {
+/** Where models can run here (Settings → Device), without loading any. */
+export async function deviceReport(): Promise<DeviceReport> {
+  const isolated = (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated === true;
+  return {
+    webgpuUnavailable: await probeWebGpu(),
+    crossOriginIsolated: isolated,
+    cores: logicalCores(),
+    wasmThreads: defaultWasmThreads(isolated),
+  };
+}
+
+/**
+ * The `ModelsApi` methods for `worker.ts` to spread into its API object. With `embedders`, a
+ * profile's embedder takes the library's dense side when it loads, and gives it back to the
+ * default when the profile is released (see `embedder-switch.ts`).
+ */
+export function modelsApi(
+  run: RunCall,
+  host: ModelHost = defaultModelHost(),
+  embedders: EmbedderSwitch | null = null,
+): ModelsApi {
   return {
     loadProfile: (profile, options, onProgress) =>
-      run(options, onProgress, (signal, progress: (p: ProfileLoadProgress) => void) => {
+      run(options, onProgress, async (signal, progress: (p: ProfileLoadProgress) => void) => {
         const throttled = throttle(PROGRESS_INTERVAL_MS, progress);
         const { callId: _callId, ...rest } = options ?? { allowRemote: false };
-        return host.loadProfile(profile, rest, (p) => throttled(p.phase !== 'download', p), signal);
+        // The old profile's embedder must be idle before its session is released.
+        await embedders?.use(null, { fill: false });
+        try {
+          const result = await host.loadProfile(profile, rest, (p) => throttled(p.phase !== 'download', p), signal);
+          await embedders?.use(host.backends.embedder);
+          return result;
+        } catch (err) {
+          await embedders?.use(null);
+          throw err;
+        }
       }),
-    disposeProfile: () => {
-      host.disposeProfile();
-      return { ok: true, value: null };
-    },
+    disposeProfile: () =>
+      asResult(async () => {
+        await embedders?.use(null);
+        host.disposeProfile();
+        return null;
+      }),
+    modelStatus: () =>
+      asResult(async () => ({
+        loaded: host.loaded,
+        ...(embedders?.report() ?? {
+          activeEmbedder: null,
+          denseOnHold: false,
+          reembed: { state: 'idle' as const, embedderId: null, done: 0, total: 0, ms: 0, error: null },
+        }),
+        devices: await deviceReport(),
+      })),
   };
 }

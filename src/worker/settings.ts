@@ -14,7 +14,7 @@ import {
   type PriorStore,
 } from '../core/select/priors';
 import { SOURCE_TYPES, type SourceType } from '../core/types';
-import { MODEL_ROLES, PROFILE_NAMES, downloadBytes, parseManifest, type Manifest } from '../models/manifest';
+import { parseManifest, summarizeProfiles, type Manifest } from '../models/manifest';
 import type { EmbedderInfo } from './api';
 import type { AppSettingValues, AppSettings, ProfileSummary, SettingsPatch } from './ask-api';
 
@@ -125,26 +125,11 @@ export function validatePriorTable(table: unknown): Partial<Record<SourceType, n
 
 let manifestCache: Manifest | null = null;
 
-/** Model profiles the user can choose (Embedded, Enhanced), with download sizes from `models/manifest.json`. */
+/** Model profiles the user can choose (Embedded, Enhanced), with sizes and licenses from `models/manifest.json`. */
 export function profileSummaries(
   manifest: Manifest = (manifestCache ??= parseManifest(manifestJson)),
 ): ProfileSummary[] {
-  return (['embedded', 'enhanced'] as const)
-    .filter((name) => (PROFILE_NAMES as readonly string[]).includes(name) && manifest.profiles[name])
-    .map((name) => {
-      const profile = manifest.profiles[name];
-      const roles = MODEL_ROLES.map((role) => {
-        const spec = profile.roles[role];
-        if (!spec) return { role, id: null, source: null, bytes: null, estimated: false };
-        return { role, id: spec.id, source: spec.source, bytes: downloadBytes(spec), estimated: spec.bytes === null };
-      });
-      return {
-        name,
-        description: profile.description,
-        roles,
-        totalBytes: roles.reduce((s, r) => s + (r.bytes ?? 0), 0),
-      };
-    });
+  return summarizeProfiles(manifest, ['embedded', 'enhanced']);
 }
 
 export class SettingsHost {

@@ -21,6 +21,8 @@ import { Engine } from './engine';
 import { loadUseLite } from './load-use';
 import { throttle } from './model-files';
 import { appApi } from './app-api';
+import { resumeQueued } from './ingest-files';
+import { EmbedderSwitch } from './embedder-switch';
 import { defaultModelHost, modelsApi } from './models';
 import { asResult, toErrorValue } from './result';
 import { SettingsHost } from './settings';
@@ -164,7 +166,8 @@ async function loadEmbedder(signal: AbortSignal, progress: (p: LoadProgress) => 
       signal,
       onProgress: (p) => throttled(p.phase !== 'download' || p.loadedBytes === p.totalBytes, p),
     });
-    engine.setEmbedder(embedder);
+    // The dense side's default; a loaded profile's embedder keeps it until released.
+    await embedders.setDefault(embedder);
     embedderInfo = info;
     return info;
   })().finally(() => {
@@ -173,8 +176,16 @@ async function loadEmbedder(signal: AbortSignal, progress: (p: LoadProgress) => 
   return loading;
 }
 
-/** The Transformers.js models of the loaded profile (cross-encoder and NLI feed `ask`). */
+/** pdf.js's CMaps and standard fonts, self-hosted (`setup:assets` copies them). */
+const pdfAssets = {
+  cMapUrl: assetUrl('vendor/pdfjs/cmaps/').href,
+  standardFontDataUrl: assetUrl('vendor/pdfjs/standard_fonts/').href,
+};
+
+/** The Transformers.js models of the loaded profile (cross-encoder, NLI and generator feed `ask`). */
 const modelHost = defaultModelHost();
+/** Which embedder gives the library its dense side (USE lite, or the profile's), and re-embedding. */
+const embedders = new EmbedderSwitch(engine, async () => (library ? library.loadVectors() : []));
 
 const api: EvidentWorkerApi = {
   ping: (nonce) => nonce,
@@ -224,7 +235,7 @@ const api: EvidentWorkerApi = {
 
   abort: (callId) => registry.abort(callId),
 
-  ...modelsApi(run, modelHost),
+  ...modelsApi(run, modelHost, embedders),
 
   // Ask, feedback, files through the parsers, reading documents, settings (app-api.ts).
   ...appApi({
@@ -233,13 +244,15 @@ const api: EvidentWorkerApi = {
     settings: new SettingsHost(() => library),
     ready: () => libraryReady,
     exclusive,
-    models: () => ({ crossEncoder: modelHost.backends.crossEncoder, nli: modelHost.backends.nli }),
+    models: () => ({
+      crossEncoder: modelHost.backends.crossEncoder,
+      nli: modelHost.backends.nli,
+      generator: modelHost.backends.generator,
+    }),
     embedder: () => embedderInfo,
     feedbackLog: () => library,
-    pdfAssets: {
-      cMapUrl: assetUrl('vendor/pdfjs/cmaps/').href,
-      standardFontDataUrl: assetUrl('vendor/pdfjs/standard_fonts/').href,
-    },
+    queue: () => library,
+    pdfAssets,
     throttle: (send) => throttle(PROGRESS_INTERVAL_MS, send),
   }),
 
@@ -267,9 +280,11 @@ const api: EvidentWorkerApi = {
       const throttled = throttle(PROGRESS_INTERVAL_MS, progress);
       return exclusive(async () => {
         await libraryReady;
-        return engine.resumeQueue({
+        // Files are parsed again from their queued bytes (pages and headings as the first time).
+        return resumeQueued(engine, library, {
           signal,
           onProgress: (p) => throttled(p.phase !== 'embed' || p.done === p.total, p),
+          ...pdfAssets,
         });
       });
     }),

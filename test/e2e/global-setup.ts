@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { build, preview } from 'vite';
 import type { TestProject } from 'vitest/node';
 import { copyAssets } from '../../scripts/copy-assets.ts';
+import { ensureTinyModels } from '../../scripts/make-tiny-models.ts';
 
 /** Debian's Chromium; `EVIDENT_CHROMIUM` overrides it (e.g. to check the skip path). */
 export const CHROMIUM_PATH = process.env.EVIDENT_CHROMIUM || '/usr/bin/chromium';
@@ -60,6 +61,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     return async () => {};
   }
 
+  // The tiny test models ship in the test build (models.e2e.test.ts loads them through Settings).
+  await ensureTinyModels(join(root, 'models'));
   await copyAssets(root);
   const outDir = await mkdtemp(join(tmpdir(), 'evident-e2e-'));
   const configFile = join(root, 'vite.config.ts');

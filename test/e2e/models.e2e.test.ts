@@ -297,3 +297,131 @@ describe.skipIf(ctx.skip !== null)('Transformers.js runtime in Chromium (tiny mo
     expect(errors).toEqual([]);
   });
 });
+
+/**
+ * The app itself (the global setup's production build): Settings asks before any Hugging Face
+ * Hub download — checked by intercepting every request to huggingface.co — and the tiny test
+ * profile (offered with `?test-models`) is really used by Ask: the trail names its reranker and
+ * generator, and the answer streams in while it is written. Plumbing only: nothing here reads
+ * the tiny models' answer for quality.
+ */
+describe.skipIf(ctx.skip !== null)('model profiles in the app (Settings → Ask)', () => {
+  let browser: Browser;
+  const origin = ctx.skip ? '' : new URL(ctx.baseUrl).origin;
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  /** A fresh context (empty IndexedDB and Cache Storage); every request recorded, huggingface.co intercepted. */
+  async function openApp(path: string) {
+    const context = await browser.newContext({ viewport: { width: 1100, height: 1400 } });
+    const requests: string[] = [];
+    const hub: string[] = [];
+    // Context-level: covers the page and its worker.
+    context.on('request', (r) => requests.push(r.url()));
+    await context.route(/^https?:\/\/([^/]*\.)?huggingface\.co\//, async (route) => {
+      hub.push(route.request().url());
+      await route.fulfill({
+        status: 404,
+        body: 'intercepted by the test',
+        headers: { 'access-control-allow-origin': '*' },
+      });
+    });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+    await page.goto(new URL(path, ctx.baseUrl).href);
+    await page.locator('[data-testid="model-status"][data-state="ready"]').waitFor({ timeout: 180_000 });
+    await page.locator('[data-testid="library"][data-state="ready"]').waitFor({ timeout: 180_000 });
+    return { context, page, requests, hub, errors };
+  }
+
+  it('asks before any download from huggingface.co; without consent no request goes there', async () => {
+    const { context, page, requests, hub, errors } = await openApp('./#settings');
+    await page.getByTestId('profiles').waitFor();
+    // Sizes and licenses from the manifest are listed per role.
+    const enhanced = page.getByTestId('profile-enhanced');
+    expect(await enhanced.locator('tr[data-role="embedder"]').innerText()).toMatch(/Xenova\/bge-small-en-v1\.5.*MIT/s);
+    expect(await page.getByTestId('webgpu').getAttribute('data-available')).toBe('no');
+
+    await enhanced.getByRole('radio').check();
+    await page.getByRole('button', { name: 'Load the Enhanced models' }).click();
+    const prompt = page.getByTestId('hub-consent-prompt');
+    await prompt.waitFor({ timeout: 60_000 });
+    expect(await prompt.innerText()).toMatch(/Xenova\/bge-small-en-v1\.5.*MIT/s);
+    // The self-hosted folder was tried (this origin), the Hub was not.
+    expect(requests.some((u) => u.startsWith(`${origin}/models/Xenova/`))).toBe(true);
+    expect(hub).toEqual([]);
+    expect(requests.filter((u) => u.includes('huggingface.co'))).toEqual([]);
+
+    // Declining downloads nothing.
+    await prompt.getByRole('button', { name: 'Not now' }).click();
+    await prompt.waitFor({ state: 'detached' });
+    expect(await page.getByTestId('hub-consent').getAttribute('data-consent')).toBe('no');
+    expect(hub).toEqual([]);
+
+    // With consent the Hub is asked (here it answers 404): the gate, not the network, kept it quiet.
+    await page.getByRole('button', { name: 'Load the Enhanced models' }).click();
+    await prompt.waitFor();
+    await prompt.getByRole('button', { name: 'Download from huggingface.co' }).click();
+    await page.locator('[data-testid="profile-load"][data-state="error"]').waitFor({ timeout: 60_000 });
+    expect(hub.length).toBeGreaterThan(0);
+    expect(hub.every((u) => /^https:\/\/huggingface\.co\/Xenova\//.test(u))).toBe(true);
+    console.log(
+      `[e2e models] consent gate: 0 Hub requests before consent, ${hub.length} after (first ${hub[0]}); error: ${await page.getByTestId('profile-load').innerText()}`,
+    );
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('loads the tiny profile in Settings; Ask then reranks with its cross-encoder and streams its generator’s answer', async () => {
+    const { context, page, requests, hub, errors } = await openApp('./?test-models#settings');
+    const tests = page.getByTestId('test-models');
+    await tests.getByRole('button', { name: 'Load the tiny test models' }).click();
+    await page.locator('[data-testid="profile-load"][data-state="ready"]').waitFor({ timeout: 120_000 });
+    const roles = page.getByTestId('profile-load').getByTestId('loaded-roles');
+    expect(await roles.locator('li[data-role="generator"]').getAttribute('data-device')).toBe('wasm');
+    // The tiny encoder takes the dense side: the library is re-embedded, then search is hybrid again.
+    await expect
+      .poll(async () => (await page.getByTestId('active-embedder').innerText()).trim(), { timeout: 120_000 })
+      .toMatch(/^tiny\/encoder@\S+$/);
+
+    await page.getByRole('tab', { name: 'Ask' }).click();
+    // Record whether the draft answer ever showed text while it was written.
+    await page.evaluate(() => {
+      const w = window as unknown as { draftSeen: string[] };
+      w.draftSeen = [];
+      new MutationObserver(() => {
+        const t = document.querySelector('[data-testid="answer-draft-text"]')?.textContent ?? '';
+        if (t && w.draftSeen.at(-1) !== t) w.draftSeen.push(t);
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
+    await page.getByRole('button', { name: 'Ask', exact: true }).click();
+    const result = page.getByTestId('ask-result');
+    await result.waitFor({ timeout: 120_000 });
+
+    expect(await page.getByTestId('answerer').getAttribute('data-answerer')).toBe('tiny/causal-lm');
+    const trail = await page.getByTestId('evidence-trail').locator('p').first().innerText();
+    expect(trail).toMatch(/meaning by tiny\/encoder@/);
+    expect(trail).toMatch(/Reranker: tiny\/cross-encoder/);
+    expect(trail).toMatch(/Contradiction check: tiny\/nli/);
+    expect(trail).toMatch(/Answer: tiny\/causal-lm/);
+    expect(trail).toMatch(/Budget counted in tiny\/causal-lm's tokens/);
+    const drafts = await page.evaluate(() => (window as unknown as { draftSeen: string[] }).draftSeen);
+    expect(drafts.length).toBeGreaterThan(1);
+    console.log(`[e2e models] tiny profile in Ask: ${drafts.length} streamed states; trail: ${trail}`);
+
+    const offOrigin = requests.filter(
+      (u) => !u.startsWith(`${origin}/`) && !LOCAL_SCHEMES.some((s) => u.startsWith(s)),
+    );
+    expect(offOrigin).toEqual([]);
+    expect(hub).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});

@@ -1,16 +1,20 @@
 /**
  * The library in IndexedDB, in a real Chromium against the production build:
  * (a) a page reload (which kills the worker) in the middle of adding a document leaves the whole
- *     document or none, and an interrupted batch resumes;
+ *     document or none, and an interrupted batch resumes — a PDF and a DOCX of the batch from
+ *     their queued bytes, with their pages and headings;
  * (b) after a reload the library is read back from storage, not ingested again (the demo is
  *     added once, and stays removed once the user removes it);
  * (c) with the origin's quota made small (CDP `Storage.overrideQuotaForOrigin`), adding a file
- *     gives the plain "storage full" message and the library stays intact.
+ *     gives the plain "storage full" message and the library stays intact;
+ * (d) the library exported to one file, emptied and imported back is the same library, and a
+ *     tampered file is refused in plain words with the library untouched.
  * Every check of "whole or none" reads IndexedDB directly from the page.
  */
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { docx, pdf, w } from '../fixtures/documents';
 import { launchChromium } from './browser';
 
 const ctx = inject('e2e');
@@ -129,6 +133,105 @@ async function openApp(page: Page): Promise<void> {
 function addFile(page: Page, name: string, buffer: Buffer): Promise<void> {
   return page.getByLabel('Add documents').setInputFiles({ name, mimeType: 'text/markdown', buffer });
 }
+
+interface StoredChunk {
+  readonly id: string;
+  readonly ordinal: number;
+  readonly text: string;
+  readonly page: number | null;
+  readonly headings: string[];
+}
+
+/** A document's record and its chunks in order, read from IndexedDB. */
+function readDocument(
+  page: Page,
+  docId: string,
+): Promise<{ format: string; pageCount: number | null; title: string; chunks: StoredChunk[] } | null> {
+  return page.evaluate(async (id) => {
+    const db = await new Promise<IDBDatabase>((res, rej) => {
+      const r = indexedDB.open('evident');
+      r.onsuccess = () => res(r.result);
+      r.onerror = () => rej(r.error);
+    });
+    const tx = db.transaction(['documents', 'chunks'], 'readonly');
+    const get = <T>(req: IDBRequest): Promise<T> =>
+      new Promise((res, rej) => {
+        req.onsuccess = () => res(req.result as T);
+        req.onerror = () => rej(req.error);
+      });
+    const doc = await get<{ format: string; pageCount: number | null; title: string } | undefined>(
+      tx.objectStore('documents').get(id),
+    );
+    type C = { id: string; ordinal: number; text: string; page?: number; headings: string[] };
+    const chunks = await get<C[]>(tx.objectStore('chunks').index('by-doc').getAll(id));
+    db.close();
+    if (!doc) return null;
+    return {
+      format: doc.format,
+      pageCount: doc.pageCount,
+      title: doc.title,
+      chunks: chunks
+        .sort((a, b) => a.ordinal - b.ordinal)
+        .map((c) => ({ id: c.id, ordinal: c.ordinal, text: c.text, page: c.page ?? null, headings: c.headings })),
+    };
+  }, docId);
+}
+
+/** What each ingest-queue entry holds: its document id and whether it is text or the file's bytes. */
+function readQueueKinds(page: Page): Promise<{ docId: string; kind: string; bytes: number }[]> {
+  return page.evaluate(async () => {
+    const db = await new Promise<IDBDatabase>((res, rej) => {
+      const r = indexedDB.open('evident');
+      r.onsuccess = () => res(r.result);
+      r.onerror = () => rej(r.error);
+    });
+    const entries = await new Promise<{ docId: string; source: { kind: string; bytes?: ArrayBuffer } }[]>(
+      (res, rej) => {
+        const r = db.transaction('ingestQueue', 'readonly').objectStore('ingestQueue').getAll();
+        r.onsuccess = () => res(r.result as never);
+        r.onerror = () => rej(r.error);
+      },
+    );
+    db.close();
+    return entries.map((e) => ({ docId: e.docId, kind: e.source.kind, bytes: e.source.bytes?.byteLength ?? 0 }));
+  });
+}
+
+/** A two-page PDF with headings (font size) and a DOCX with headings and a table, built here. */
+const REPORT_PDF = Buffer.from(
+  pdf(
+    [
+      [
+        { text: 'Quarterly Safety Report', size: 22, y: 730 },
+        { text: 'Incidents fell by a third compared with the previous quarter.', y: 690 },
+        { text: 'Training', size: 16, y: 640 },
+        { text: 'Every new starter completed the forklift course in the first week.', y: 615 },
+      ],
+      [
+        { text: 'Outlook', size: 16, y: 730 },
+        { text: 'Next quarter the ladder inspections move to a monthly schedule.', y: 705 },
+      ],
+    ],
+    { title: 'Quarterly Safety Report' },
+  ),
+);
+async function onboardingDocx(): Promise<Buffer> {
+  return Buffer.from(
+    await docx(
+      w.heading(1, 'Onboarding notes') +
+        w.para('Badges are collected from reception on the first morning.') +
+        w.heading(2, 'Equipment') +
+        w.table([
+          ['Item', 'Owner'],
+          ['Laptop', 'IT desk'],
+        ]),
+    ),
+  );
+}
+
+/** Ids, versions, chunk counts and vector rows: what must survive an export and an import. */
+const identity = (s: Stored) =>
+  s.docs.map((d) => [d.id, d.addedAt, d.chunkCount, d.chunks, d.vectorRows, d.vectorState]).sort();
 
 describe.skipIf(ctx.skip !== null)('the library in IndexedDB (Chromium)', () => {
   let browser: Browser;
@@ -258,6 +361,153 @@ describe.skipIf(ctx.skip !== null)('the library in IndexedDB (Chromium)', () => 
       await library.locator('li[data-doc-id="file:records-schedule.md"]').waitFor({ timeout: 60_000 });
     }
     await page.screenshot({ path: 'test-results/storage-killed-ingest.png', fullPage: true });
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('a PDF and a DOCX left in the queue by a reload resume from their bytes, with pages and headings; stopping a batch drops the rest', async () => {
+    const { page } = await freshPage();
+    await openApp(page);
+    const library = page.getByTestId('library');
+    // The Markdown file takes long enough to embed that the other two are still queued when the page reloads.
+    await page.getByLabel('Add documents').setInputFiles([
+      { name: 'retention-policy.md', mimeType: 'text/markdown', buffer: bigMarkdown('Retention policy', 40, 4) },
+      { name: 'safety-report.pdf', mimeType: 'application/pdf', buffer: REPORT_PDF },
+      {
+        name: 'onboarding.docx',
+        mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+        buffer: await onboardingDocx(),
+      },
+    ]);
+    await page.getByRole('progressbar', { name: 'Chunks embedded' }).waitFor({ timeout: 60_000 });
+    const queue = await readQueueKinds(page);
+    expect(queue).toEqual([
+      { docId: 'file:safety-report.pdf', kind: 'bytes', bytes: REPORT_PDF.length },
+      { docId: 'file:onboarding.docx', kind: 'bytes', bytes: expect.any(Number) },
+    ]);
+    await page.reload();
+    expectWhole(await readStored(page));
+    await page.locator('[data-testid="model-status"][data-state="ready"]').waitFor({ timeout: 180_000 });
+    const final = await storedWhen(
+      page,
+      (st) =>
+        st.queue.length === 0 &&
+        ['file:safety-report.pdf', 'file:onboarding.docx'].every((id) => st.docs.some((d) => d.id === id)),
+      240_000,
+    );
+    expectWhole(final);
+    const report = await readDocument(page, 'file:safety-report.pdf');
+    expect(report).toMatchObject({ format: 'pdf', pageCount: 2, title: 'Quarterly Safety Report' });
+    expect(report!.chunks.every((c) => c.page === 1 || c.page === 2)).toBe(true);
+    expect(report!.chunks.find((c) => c.text.includes('ladder inspections'))?.page).toBe(2);
+    expect(report!.chunks.find((c) => c.text.includes('forklift course'))?.page).toBe(1);
+    const notes = await readDocument(page, 'file:onboarding.docx');
+    expect(notes).toMatchObject({ format: 'docx', title: 'Onboarding notes' });
+    expect(notes!.chunks.find((c) => c.text.includes('Laptop'))?.headings).toEqual(['Onboarding notes', 'Equipment']);
+    const item = library.locator('li[data-doc-id="file:safety-report.pdf"][data-vector-state="complete"]');
+    await item.waitFor({ timeout: 240_000 });
+    await page.locator('[data-testid="library"][data-state="ready"]').waitFor({ timeout: 240_000 });
+    expect(await item.innerText()).toMatch(/PDF · 2 pages/);
+    await page.screenshot({ path: 'test-results/storage-resumed-files.png', fullPage: true });
+
+    // Stopping a batch instead: the file being embedded stays (stored whole), the next one is dropped from the queue.
+    await page.getByLabel('Add documents').setInputFiles([
+      { name: 'archive-policy.md', mimeType: 'text/markdown', buffer: bigMarkdown('Archive policy', 40, 5) },
+      { name: 'second-report.pdf', mimeType: 'application/pdf', buffer: REPORT_PDF },
+    ]);
+    await page.getByRole('progressbar', { name: 'Chunks embedded' }).waitFor({ timeout: 60_000 });
+    await page.getByRole('button', { name: 'Stop adding files' }).click();
+    const jobs = page.locator('ul.jobs > li[data-job-status="cancelled"]');
+    await expect.poll(() => jobs.count(), { timeout: 30_000 }).toBe(2);
+    expect(await jobs.first().innerText()).toMatch(/Cancelled after it was stored/);
+    expect(await jobs.nth(1).innerText()).toMatch(/Cancelled: not added/);
+    const stopped = await storedWhen(page, (st) => st.queue.length === 0, 30_000);
+    expect(stopped.queue).toEqual([]);
+    expectWhole(stopped);
+    expect(stopped.docs.some((d) => d.id === 'file:archive-policy.md')).toBe(true);
+    expect(stopped.docs.some((d) => d.id === 'file:second-report.pdf')).toBe(false);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('exports the library to one file, imports it back into an emptied library, and refuses a tampered copy', async () => {
+    const { page } = await freshPage();
+    await openApp(page);
+    const library = page.getByTestId('library');
+    const backup = page.getByTestId('backup');
+    await expect.poll(() => backup.getByTestId('storage-usage').innerText()).toMatch(/The library uses \d/);
+    const before = await readStored(page);
+    expect(before.docs.length).toBeGreaterThanOrEqual(4);
+
+    // Export: one file, starting with the format's signature.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      backup.getByRole('button', { name: 'Export library' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^evident-library-\d{4}-\d{2}-\d{2}\.evlib$/);
+    const file = await readFile((await download.path())!);
+    expect([...file.subarray(0, 8)]).toEqual([0x89, 0x45, 0x56, 0x4c, 0x49, 0x42, 0x0d, 0x0a]);
+    await backup
+      .getByRole('status')
+      .filter({ hasText: /^Saved “evident-library-/ })
+      .waitFor({ timeout: 10_000 });
+
+    // Empty the library.
+    for (const d of before.docs) {
+      await library
+        .locator(`li[data-doc-id="${d.id}"]`)
+        .getByRole('button', { name: /^Remove/ })
+        .click();
+      await library.locator(`li[data-doc-id="${d.id}"]`).waitFor({ state: 'detached', timeout: 10_000 });
+    }
+    expect((await readStored(page)).docs).toEqual([]);
+
+    // Import it back (merge, the default), after confirming.
+    await backup.getByLabel('Import a library file').setInputFiles({
+      name: download.suggestedFilename(),
+      mimeType: 'application/octet-stream',
+      buffer: file,
+    });
+    await backup.getByRole('button', { name: 'Import', exact: true }).click();
+    const result = backup.getByTestId('import-result');
+    await result.waitFor({ timeout: 60_000 });
+    expect(await result.innerText()).toMatch(new RegExp(`Imported “.*”: ${before.docs.length} documents`));
+    const restored = await readStored(page);
+    expectWhole(restored);
+    expect(identity(restored)).toEqual(identity(before));
+    await expect.poll(() => library.getByRole('listitem').count(), { timeout: 10_000 }).toBe(before.docs.length);
+    // Searchable again, with the imported vectors.
+    const box = page.getByRole('searchbox', { name: /search/i });
+    await box.fill('home office allowance');
+    await box.press('Enter');
+    await page.getByTestId('results').waitFor({ timeout: 60_000 });
+    const dense = await page
+      .getByTestId('result')
+      .first()
+      .locator('tr[data-signal="dense"] td[data-value]')
+      .getAttribute('data-value');
+    expect(Number(dense)).toBeGreaterThan(0);
+
+    // A copy with one letter of a passage changed (same length: only the content check can tell),
+    // even in "replace" mode, changes nothing.
+    const tampered = Buffer.from(file);
+    const at = tampered.indexOf('allowance');
+    expect(at).toBeGreaterThan(12);
+    tampered[at] = 'A'.charCodeAt(0);
+    await backup.getByLabel('Import a library file').setInputFiles({
+      name: 'tampered.evlib',
+      mimeType: 'application/octet-stream',
+      buffer: tampered,
+    });
+    await backup.getByLabel(/^Replace the library/).check();
+    await backup.screenshot({ path: 'test-results/storage-import-confirm.png' });
+    await backup.getByRole('button', { name: 'Replace the library' }).click();
+    const refused = backup.getByTestId('import-error');
+    await refused.waitFor({ timeout: 60_000 });
+    expect(await refused.innerText()).toMatch(
+      /^“tampered\.evlib” was not imported: This is not a valid Evident library file|^“tampered\.evlib” was not imported: library file: .* does not match its text\. Your library was not changed\./,
+    );
+    expect(identity(await readStored(page))).toEqual(identity(before));
+    expect(await library.getByRole('listitem').count()).toBe(before.docs.length);
+    await page.screenshot({ path: 'test-results/storage-export-import.png', fullPage: true });
     expect(pageErrors).toEqual([]);
   });
 

@@ -51,17 +51,22 @@ describe('decideAbstention', () => {
       },
       bias: -3,
     };
-    expect(decideAbstention({ ...base, voteSources: 1 }, { model })).toMatchObject({
+    expect(decideAbstention({ ...base, voteSources: 1 }, { factoid: { model, threshold: 0.35 } })).toMatchObject({
       abstain: true,
       reason: 'low_scores',
     });
-    expect(decideAbstention({ ...base, voteSources: 3 }, { model })).toMatchObject({ abstain: false, reason: 'none' });
-    expect(decideAbstention({ ...base, voteSources: 1, coverage: -5 }, { model }).reason).toBe('uncovered');
+    expect(decideAbstention({ ...base, voteSources: 3 }, { factoid: { model, threshold: 0.35 } })).toMatchObject({
+      abstain: false,
+      reason: 'none',
+    });
+    expect(
+      decideAbstention({ ...base, voteSources: 1, coverage: -5 }, { factoid: { model, threshold: 0.35 } }).reason,
+    ).toBe('uncovered');
     expect(() => decideAbstention(base, { cutoff: 1 } as never)).toThrow(/unknown option "cutoff"/);
   });
 
   it('fitted model: more passages agreeing on the answer never lowers the probability it is correct', () => {
-    const m = DEFAULT_ABSTENTION_OPTIONS.model;
+    const m = DEFAULT_ABSTENTION_OPTIONS.factoid.model;
     expect(m.weights.voteSources).toBeGreaterThan(0);
     for (let k = 0; k < 5; k++)
       expect(pCorrect({ ...base, voteSources: k + 1 }, m)).toBeGreaterThanOrEqual(
@@ -72,7 +77,7 @@ describe('decideAbstention', () => {
 
 describe('fitted model', () => {
   it('is monotone: no weight is negative, so more evidence never lowers the probability', () => {
-    const m = DEFAULT_ABSTENTION_OPTIONS.model;
+    const m = DEFAULT_ABSTENTION_OPTIONS.factoid.model;
     for (const f of ABSTENTION_FEATURES) {
       expect(MONOTONE_FEATURES.has(f)).toBe(true);
       expect(m.weights[f]).toBeGreaterThanOrEqual(0);

@@ -32,7 +32,7 @@ import type { EvidencePacket } from '../select/packet';
 import { termsOf } from '../select/rationales';
 import type { Answer } from './extractive';
 import { sourceBody } from './extractive';
-import { dateParts, extractValues } from '../verify/values';
+import { answerTypeOf, dateParts, extractValues } from '../verify/values';
 
 export interface AbstentionSignals {
   readonly answerScore: number;
@@ -50,10 +50,13 @@ export interface AbstentionSignals {
   readonly voteShare: number;
   /** Entity rationales of the question that no packed passage mentions. */
   readonly missingEntities: readonly string[];
+  /** Entity rationales of the question (names it mentions); `missingEntities.length` when absent. */
+  readonly entities?: number;
   /**
-   * Share of the question's rationales covered by the best sentence that states the chosen answer
-   * value (the answer span of the asked-for kind sits in a sentence about the whole question, not
-   * just near its topic); 0 when no value was chosen (`coverage` when absent and the answer is typed).
+   * Factoid: share of the question's rationales covered by the best sentence that states the chosen
+   * answer value (the answer span of the asked-for kind sits in a sentence about the whole question,
+   * not just near its topic); 0 when no value was chosen. Descriptive: the share the lead answer
+   * sentence covers. `coverage` when absent and the answer is typed.
    */
   readonly spanCoverage?: number;
   /** The chosen value is the one a resolved conflict on the question settled on. */
@@ -64,6 +67,20 @@ export interface AbstentionSignals {
    * no short answer 0. `typed` (1 or 0) when absent.
    */
   readonly specificity?: number;
+  /**
+   * Which model decides: `factoid` when the question asks for a name, date or number, `descriptive`
+   * otherwise (an explanation, a yes/no question, a claim to check). `factoid` when absent.
+   */
+  readonly questionKind?: QuestionKind;
+}
+
+export const QUESTION_KINDS = ['factoid', 'descriptive'] as const;
+export type QuestionKind = (typeof QUESTION_KINDS)[number];
+
+/** `factoid` for a question asking for a name, a date or a number (answer-type rules of values.ts). */
+export function questionKindOf(question: string): QuestionKind {
+  const t = answerTypeOf(question);
+  return t === 'entity' || t === 'date' || t === 'number' ? 'factoid' : 'descriptive';
 }
 
 export const ABSTENTION_REASONS = [
@@ -86,7 +103,7 @@ export interface AbstentionDecision {
   readonly suggestion: string | null;
 }
 
-/** Features of the logistic model, in order. */
+/** Features of the logistic models, in order. */
 export const ABSTENTION_FEATURES = [
   'answerScore',
   'margin',
@@ -96,8 +113,30 @@ export const ABSTENTION_FEATURES = [
   'specificity',
   'voteSources',
   'settled',
+  'agreement',
 ] as const;
 export type AbstentionFeature = (typeof ABSTENTION_FEATURES)[number];
+
+/**
+ * The features each kind's model reads (the others keep weight 0). A factoid answer is a value:
+ * how complete it is, how many passages state it and whether a conflict settled on it say most.
+ * A description has no value: how well its sentence and the evidence cover the question, and
+ * whether the lexical and the dense retriever agree on where to look.
+ */
+export const KIND_FEATURES: Readonly<Record<QuestionKind, readonly AbstentionFeature[]>> = Object.freeze({
+  factoid: Object.freeze([
+    'answerScore',
+    'margin',
+    'coverage',
+    'spanCoverage',
+    'typed',
+    'specificity',
+    'voteSources',
+    'settled',
+  ] as const),
+  descriptive: Object.freeze(['answerScore', 'coverage', 'spanCoverage', 'agreement'] as const),
+});
+
 /**
  * Every feature is one where more can only mean more confidence (higher scores, more coverage,
  * a more complete span, more agreeing passages, a settled conflict), so the fit keeps every weight
@@ -113,9 +152,15 @@ export interface AbstentionModel {
   readonly bias: number;
 }
 
+/** One kind's model and the probability below which it abstains. */
+export interface KindDecision {
+  readonly model: AbstentionModel;
+  readonly threshold: number;
+}
+
 // BEGIN FITTED (written by `npx tsx src/cli/fit-abstain.ts --dataset ../shared/datasets/rgb-counterfactual --write`)
 // RGB ids 0–49 (train), 285 answered examples (144 correct); wrong-answer cost 1.5: at threshold 0.35 it keeps 146 answers, 128 correct.
-export const FITTED_ABSTENTION_MODEL: AbstentionModel = Object.freeze({
+const FACTOID_MODEL: AbstentionModel = Object.freeze({
   mean: Object.freeze({
     answerScore: 1.6138,
     margin: 0.0437,
@@ -125,6 +170,7 @@ export const FITTED_ABSTENTION_MODEL: AbstentionModel = Object.freeze({
     specificity: 0.9307,
     voteSources: 2.0737,
     settled: 0.2211,
+    agreement: 0,
   }),
   sd: Object.freeze({
     answerScore: 0.3066,
@@ -135,6 +181,7 @@ export const FITTED_ABSTENTION_MODEL: AbstentionModel = Object.freeze({
     specificity: 0.1844,
     voteSources: 1.169,
     settled: 0.415,
+    agreement: 1,
   }),
   weights: Object.freeze({
     answerScore: 0.0342,
@@ -145,22 +192,20 @@ export const FITTED_ABSTENTION_MODEL: AbstentionModel = Object.freeze({
     specificity: 1.164,
     voteSources: 1.3786,
     settled: 1.227,
+    agreement: 0,
   }),
   bias: 0.22,
 });
-export const FITTED_ABSTENTION_THRESHOLD = 0.35;
+export const FITTED_ABSTENTION: AbstentionOptions = Object.freeze({
+  factoid: Object.freeze({ model: FACTOID_MODEL, threshold: 0.35 }),
+  descriptive: Object.freeze({ model: FACTOID_MODEL, threshold: 0.35 }),
+});
 // END FITTED
 
-export interface AbstentionOptions {
-  /** Abstain when the modelled probability of a correct answer is below this. */
-  readonly threshold: number;
-  readonly model: AbstentionModel;
-}
+/** A model per question kind (see `questionKindOf`). */
+export type AbstentionOptions = Readonly<Record<QuestionKind, KindDecision>>;
 
-export const DEFAULT_ABSTENTION_OPTIONS: AbstentionOptions = Object.freeze({
-  threshold: FITTED_ABSTENTION_THRESHOLD,
-  model: FITTED_ABSTENTION_MODEL,
-});
+export const DEFAULT_ABSTENTION_OPTIONS: AbstentionOptions = FITTED_ABSTENTION;
 
 export interface SignalInput {
   readonly packet: EvidencePacket;
@@ -194,10 +239,15 @@ export function abstentionSignals(input: SignalInput): AbstentionSignals {
   const coverage = packet.rationales.length === 0 ? 1 : covered / packet.rationales.length;
   const text = packet.sources.map((s) => sourceBody(s)).join('\n');
   const textTerms = new Set(termsOf(text));
-  const missingEntities = packet.rationales
-    .filter((r) => r.rationale.kind === 'entity' && r.rationale.terms.length > 0)
+  const entities = packet.rationales.filter((r) => r.rationale.kind === 'entity' && r.rationale.terms.length > 0);
+  const missingEntities = entities
     .filter((r) => !r.rationale.terms.some((t) => textTerms.has(t)))
     .map((r) => r.rationale.text);
+  const questionKind = questionKindOf(packet.question);
+  // A description has no answer value: the share of the rationales its lead sentence covers.
+  const lead = answer.sentences[0];
+  const leadCoverage =
+    !lead || packet.rationales.length === 0 ? (lead ? 1 : 0) : lead.rationaleIds.length / packet.rationales.length;
   return {
     answerScore: answer.sentences[0]?.score ?? 0,
     topScore,
@@ -211,9 +261,11 @@ export function abstentionSignals(input: SignalInput): AbstentionSignals {
     voteSources: answer.votes?.sources ?? 0,
     voteShare: answer.votes?.share ?? 0,
     missingEntities,
-    spanCoverage: answer.votes?.coverage ?? 0,
+    entities: entities.length,
+    spanCoverage: questionKind === 'factoid' ? (answer.votes?.coverage ?? 0) : leadCoverage,
     settled: answer.votes?.settled ?? false,
     specificity: specificityOf(answer),
+    questionKind,
   };
 }
 
@@ -232,9 +284,10 @@ export function specificityOf(answer: Answer): number {
   return best;
 }
 
-/** The feature vector of the logistic model. */
+/** The feature vector of the logistic models; `agreement` is NaN without dense retrieval (read as its mean). */
 export function featureVector(s: AbstentionSignals): Record<AbstentionFeature, number> {
   return {
+    agreement: s.agreement ?? Number.NaN,
     answerScore: s.answerScore,
     margin: s.margin,
     coverage: s.coverage,
@@ -246,16 +299,23 @@ export function featureVector(s: AbstentionSignals): Record<AbstentionFeature, n
   };
 }
 
+/** A feature standardised by a model; a missing (non-finite) one reads as the mean, 0. */
+export function standardised(x: Record<AbstentionFeature, number>, f: AbstentionFeature, m: AbstentionModel): number {
+  const v = x[f];
+  if (!Number.isFinite(v)) return 0;
+  return (v - m.mean[f]) / (m.sd[f] > 0 ? m.sd[f] : 1);
+}
+
 /** Probability that the answer is correct under a logistic model. */
 export function pCorrect(s: AbstentionSignals, model: AbstentionModel): number {
   const x = featureVector(s);
   let z = model.bias;
-  for (const f of ABSTENTION_FEATURES) {
-    const sd = model.sd[f] > 0 ? model.sd[f] : 1;
-    z += model.weights[f] * ((x[f] - model.mean[f]) / sd);
-  }
+  for (const f of ABSTENTION_FEATURES) if (model.weights[f] !== 0) z += model.weights[f] * standardised(x, f, model);
   return 1 / (1 + Math.exp(-z));
 }
+
+/** Which model decides for these signals. */
+export const kindOf = (s: AbstentionSignals): QuestionKind => s.questionKind ?? 'factoid';
 
 const SUGGESTIONS: Readonly<Record<AbstentionReason, string | null>> = Object.freeze({
   none: null,
@@ -267,6 +327,22 @@ const SUGGESTIONS: Readonly<Record<AbstentionReason, string | null>> = Object.fr
     'The evidence matches the question only weakly. Try a narrower question, or add the document that covers it.',
 });
 
+/**
+ * The rules that decide before the model: an unresolved conflict, no answer sentence, a missing
+ * premise. A factoid about a name no passage mentions has no answer here. A description or a claim
+ * names many things (genes, drugs, places) that its evidence may spell out differently: only when
+ * it finds none of them is the premise missing. Null when the model decides.
+ */
+export function ruleOf(signals: AbstentionSignals): AbstentionReason | null {
+  if (signals.conflict) return 'conflict';
+  if (signals.answerScore <= 0) return 'insufficient';
+  const missing = signals.missingEntities.length;
+  if (missing > 0 && (kindOf(signals) === 'factoid' || missing >= (signals.entities ?? missing))) {
+    return 'missing_premise';
+  }
+  return null;
+}
+
 /** Combines the signals into one decision. */
 export function decideAbstention(
   signals: AbstentionSignals,
@@ -274,7 +350,7 @@ export function decideAbstention(
 ): AbstentionDecision {
   assertKnownOptions(options, DEFAULT_ABSTENTION_OPTIONS, 'abstain');
   const o: AbstentionOptions = { ...DEFAULT_ABSTENTION_OPTIONS, ...options };
-  checkRange('abstain', 'threshold', o.threshold, 0, 1);
+  for (const k of QUESTION_KINDS) checkRange('abstain', `${k}.threshold`, o[k].threshold, 0, 1);
   const decide = (abstain: boolean, reason: AbstentionReason, p: number | null): AbstentionDecision => ({
     abstain,
     reason,
@@ -282,12 +358,13 @@ export function decideAbstention(
     signals,
     suggestion: abstain ? SUGGESTIONS[reason] : null,
   });
-  if (signals.conflict) return decide(true, 'conflict', null);
-  if (signals.answerScore <= 0) return decide(true, 'insufficient', null);
-  if (signals.missingEntities.length > 0) return decide(true, 'missing_premise', null);
-  const p = pCorrect(signals, o.model);
-  if (p >= o.threshold) return decide(false, 'none', p);
+  const rule = ruleOf(signals);
+  if (rule) return decide(true, rule, null);
+  const kind = kindOf(signals);
+  const { model, threshold } = o[kind];
+  const p = pCorrect(signals, model);
+  if (p >= threshold) return decide(false, 'none', p);
   const x = featureVector(signals);
-  const z = (f: AbstentionFeature): number => (x[f] - o.model.mean[f]) / (o.model.sd[f] > 0 ? o.model.sd[f] : 1);
+  const z = (f: AbstentionFeature): number => standardised(x, f, model);
   return decide(true, z('spanCoverage') < z('answerScore') && z('spanCoverage') < 0 ? 'uncovered' : 'low_scores', p);
 }

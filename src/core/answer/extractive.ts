@@ -33,7 +33,8 @@ import type { PackedSource } from '../select/pack';
 import type { Rationale } from '../select/rationales';
 import { isStopword, termOf, termsOf } from '../select/rationales';
 import { checkInt, checkRange, tokenize } from '../select/common';
-import { splitSentences } from '../text/sentences';
+import { sentenceUnits } from '../verify/common';
+import { OPPOSITE_ROLE_WEIGHT, questionSide, sidesOf } from './roles';
 import type { Conflict } from '../verify/conflict';
 import { REDACTION_MARK } from '../verify/injection';
 import type { AnswerType, KeyValue, ValueKind } from '../verify/values';
@@ -179,11 +180,15 @@ function isQuestionValue(v: KeyValue, qValues: readonly KeyValue[], qFolded: str
   return false;
 }
 
+/** Whether a question of this type has a short answer span: not a yes/no question, not a request for a description. */
+export const asksForSpan = (type: AnswerType): boolean => type !== 'yesno' && type !== 'description';
+
 // A date opening a snippet and followed by "...", "—", "·" or "|" is its publication date, not content.
 const DATELINE = /^\s*[-–—.…·|]/u;
 
 /** Values of the asked-for kind in a sentence that the question does not already contain. */
 function answerValues(s: Scored, type: AnswerType, qValues: readonly KeyValue[], qFolded: string): KeyValue[] {
+  if (!asksForSpan(type)) return [];
   const want = (k: ValueKind): boolean => (type === 'any' ? k === 'entity' : kindAnswers(k, type));
   return s.values.filter(
     (v) =>
@@ -206,7 +211,7 @@ function scoreSentences(input: ExtractiveInput, o: ExtractiveOptions): { all: Sc
     const body = sourceBody(source);
     const years = yearsIn(extractValues(body));
     const otherYear = qYears.size > 0 && years.size > 0 && ![...years].some((y) => qYears.has(y));
-    splitSentences(body).forEach((sp, index) => {
+    sentenceUnits(body).forEach((sp, index) => {
       const text = body.slice(sp.start, sp.end).split(REDACTION_MARK).join(' ').replace(/\s+/gu, ' ').trim();
       // Too short to answer anything, or itself a question ("When is the release date?").
       if (tokenize(text).length < 3 || /\?["'”’)]*$/u.test(text)) return;
@@ -218,7 +223,7 @@ function scoreSentences(input: ExtractiveInput, o: ExtractiveOptions): { all: Sc
       const mean = match.length > 0 ? match.reduce((a, b) => a + b, 0) / match.length : 0;
       const values = extractValues(text);
       const partial: Scored = { text, source, rank, index, terms, values, match, score: 0, otherYear };
-      const typed = type !== 'any' && type !== 'yesno' && answerValues(partial, type, qValues, qFolded).length > 0;
+      const typed = type !== 'any' && asksForSpan(type) && answerValues(partial, type, qValues, qFolded).length > 0;
       const score =
         qHit + 0.5 * mean + (typed ? o.typeBonus : 0) + o.positionWeight / (1 + index) + (0.05 * (n - rank)) / n;
       all.push({ ...partial, score: qHit > 0 || mean > 0 ? score : 0 });
@@ -229,7 +234,7 @@ function scoreSentences(input: ExtractiveInput, o: ExtractiveOptions): { all: Sc
 
 function shortAnswerOf(chosen: readonly Scored[], question: string): ShortAnswer | null {
   const type = answerTypeOf(question);
-  if (type === 'yesno') return null;
+  if (!asksForSpan(type)) return null;
   const qValues = extractValues(question);
   const qFolded = foldText(question);
   const qTerms = new Set(termsOf(question));
@@ -367,10 +372,12 @@ function voteAnswer(
   settled: readonly { readonly kind: ValueKind; readonly key: string; readonly display: string }[],
 ): Vote | null {
   const type = answerTypeOf(question);
-  if (type === 'yesno') return null;
+  if (!asksForSpan(type)) return null;
   const qValues = extractValues(question);
   const qFolded = foldText(question);
   const predicates = predicateTerms(question, qValues);
+  // "Who was the runner-up?": a value on the other side of the contest is no answer (roles.ts).
+  const asked = questionSide(question);
   interface Group {
     kind: ValueKind;
     keys: Set<string>;
@@ -386,7 +393,11 @@ function voteAnswer(
   for (const s of ranked) {
     if (s.score < o.minScore) continue;
     const vals = answerValues(s, type, qValues, qFolded);
-    const roles = rolesOf(s, vals, predicates);
+    const slots = rolesOf(s, vals, predicates);
+    const sides = asked ? sidesOf(s.text, vals) : [];
+    const roles = slots.map((w, k) =>
+      sides[k] === asked ? 1 : sides[k] !== null && sides[k] !== undefined ? OPPOSITE_ROLE_WEIGHT : w,
+    );
     vals.forEach((v, pos) => {
       // A value joins every group it is compatible with as a whole ("2020" supports both "May
       // 2020" and "June 2020"; those two stay apart); else it starts a group.

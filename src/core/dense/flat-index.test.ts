@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { EvidentError } from '../errors';
 import type { Hit } from '../types';
+import { mulberry32 } from '../util/prng';
 import { FlatIndex } from './flat-index';
+import { kernelModuleBytes, simdAvailable } from './simd-kernel';
 
 /** Plain reference for the dot metric: every stored vector scored, full sort, insertion order on ties. */
 function bruteDot(store: Map<string, number[]>, query: readonly number[], k: number): Hit[] {
@@ -156,5 +158,172 @@ describe('FlatIndex', () => {
       ),
       { numRuns: 200 },
     );
+  });
+});
+
+/** Seeded unit vectors (Mulberry32), row-major. */
+function unitVectors(rows: number, dim: number, seed: number): Float32Array {
+  const rand = mulberry32(seed);
+  const out = new Float32Array(rows * dim);
+  for (let r = 0; r < rows; r++) {
+    let norm = 0;
+    for (let j = 0; j < dim; j++) {
+      const v = rand() * 2 - 1;
+      out[r * dim + j] = v;
+      norm += v * v;
+    }
+    for (let j = 0; j < dim; j++) out[r * dim + j] = (out[r * dim + j] as number) / Math.sqrt(norm);
+  }
+  return out;
+}
+
+const ids = (n: number): string[] => Array.from({ length: n }, (_, i) => `v${i}`);
+
+/** Mean over queries of |top-k(a) ∩ top-k(b)| / k. */
+function overlapAtK(a: FlatIndex, b: FlatIndex, queries: Float32Array, dim: number, k: number): number {
+  let sum = 0;
+  const nq = queries.length / dim;
+  for (let i = 0; i < nq; i++) {
+    const q = queries.subarray(i * dim, (i + 1) * dim);
+    const want = new Set(b.search(q, k).map((h) => h.id));
+    sum += a.search(q, k).filter((h) => want.has(h.id)).length / k;
+  }
+  return sum / nq;
+}
+
+describe('FlatIndex scan kernels and int8', () => {
+  it('runs on the WASM SIMD kernel in Node where the dimension fits, and in JS where it does not', () => {
+    expect(simdAvailable()).toBe(true);
+    expect(WebAssembly.validate(kernelModuleBytes())).toBe(true);
+    expect(new FlatIndex({ dim: 32 }).simd).toBe(true);
+    expect(new FlatIndex({ dim: 32, kernel: 'js' }).simd).toBe(false);
+    expect(new FlatIndex({ dim: 24 }).simd).toBe(false);
+    expect(new FlatIndex({ dim: 48, quantization: 'int8' }).simd).toBe(false);
+    expect(new FlatIndex({ dim: 64, quantization: 'int8' }).simd).toBe(true);
+  });
+
+  it('SIMD and JS scans return identical top-k under random adds, deletes and growth (float32, exact integers)', () => {
+    const dim = 32;
+    const vec = fc.array(fc.integer({ min: -4, max: 4 }), { minLength: dim, maxLength: dim });
+    const op: fc.Arbitrary<Op> = fc.oneof(
+      { weight: 4, arbitrary: fc.record({ kind: fc.constant('add' as const), id: fc.integer({ min: 0, max: 60 }), v: vec }) },
+      { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete' as const), id: fc.integer({ min: 0, max: 60 }) }) },
+    );
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 120 }), vec, fc.integer({ min: 0, max: 20 }), (ops, query, k) => {
+        const simd = new FlatIndex({ dim, metric: 'dot', initialCapacity: 1 });
+        const js = new FlatIndex({ dim, metric: 'dot', initialCapacity: 1, kernel: 'js' });
+        for (const o of ops) {
+          for (const index of [simd, js]) {
+            if (o.kind === 'add') index.add(`d${o.id}`, o.v);
+            else index.delete(`d${o.id}`);
+          }
+        }
+        expect(simd.simd).toBe(true);
+        expect(simd.search(query, k)).toEqual(js.search(query, k));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('SIMD and JS float32 scans agree on real-valued cosine data', () => {
+    const dim = 128;
+    const data = unitVectors(500, dim, 1);
+    const queries = unitVectors(20, dim, 2);
+    const simd = new FlatIndex({ dim });
+    const js = new FlatIndex({ dim, kernel: 'js' });
+    simd.addMany(ids(500), data);
+    js.addMany(ids(500), data);
+    for (let i = 0; i < 20; i++) {
+      const q = queries.subarray(i * dim, (i + 1) * dim);
+      const a = simd.search(q, 10);
+      const b = js.search(q, 10);
+      a.forEach((h, r) => expect(h.score).toBeCloseTo(b[r]?.score as number, 5));
+    }
+    expect(overlapAtK(simd, js, queries, dim, 10)).toBe(1);
+  });
+
+  it('int8: SIMD and JS give identical results (integer sums), accept filters, deletes move scales', () => {
+    const dim = 64;
+    const data = unitVectors(300, dim, 3);
+    const simd = new FlatIndex({ dim, quantization: 'int8', initialCapacity: 8 });
+    const js = new FlatIndex({ dim, quantization: 'int8', initialCapacity: 8, kernel: 'js' });
+    for (const index of [simd, js]) {
+      index.addMany(ids(300), data);
+      for (let i = 0; i < 300; i += 7) index.delete(`v${i}`);
+    }
+    expect(simd.simd).toBe(true);
+    const queries = unitVectors(10, dim, 4);
+    const accept = (id: string): boolean => !id.endsWith('3');
+    for (let i = 0; i < 10; i++) {
+      const q = queries.subarray(i * dim, (i + 1) * dim);
+      expect(simd.search(q, 15)).toEqual(js.search(q, 15));
+      const filtered = simd.search(q, 15, { accept });
+      expect(filtered).toEqual(js.search(q, 15, { accept }));
+      expect(filtered.every((h) => accept(h.id))).toBe(true);
+    }
+  });
+
+  it('int8 keeps most of the float top-10 on random unit vectors, and rescoring keeps nearly all', () => {
+    const dim = 512;
+    const n = 3000;
+    const data = unitVectors(n, dim, 5);
+    const queries = unitVectors(30, dim, 6);
+    const exact = new FlatIndex({ dim, kernel: 'js' });
+    const int8 = new FlatIndex({ dim, quantization: 'int8' });
+    const rescored = new FlatIndex({ dim, quantization: 'int8', rescore: 4 });
+    for (const index of [exact, int8, rescored]) index.addMany(ids(n), data);
+    // Random vectors are the hard case: top scores crowd within a few hundredths.
+    expect(overlapAtK(int8, exact, queries, dim, 10)).toBeGreaterThanOrEqual(0.9);
+    expect(overlapAtK(rescored, exact, queries, dim, 10)).toBeGreaterThanOrEqual(0.99);
+    // int8 scores approximate the cosine closely.
+    const q = queries.subarray(0, dim);
+    const best = exact.search(q, 1)[0] as Hit;
+    const approx = int8.search(q, n).find((h) => h.id === best.id) as Hit;
+    expect(Math.abs(approx.score - best.score)).toBeLessThan(0.01);
+  });
+
+  it('int8 with a shortlist covering every row equals the exact float scan', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 1000 }), (n, seed) => {
+        const dim = 32;
+        const data = unitVectors(n, dim, seed);
+        const exact = new FlatIndex({ dim, kernel: 'js' });
+        const rescored = new FlatIndex({ dim, quantization: 'int8', rescore: n });
+        exact.addMany(ids(n), data);
+        rescored.addMany(ids(n), data);
+        const q = unitVectors(1, dim, seed + 1);
+        expect(rescored.search(q, 1)).toEqual(exact.search(q, 1));
+        expect(rescored.search(q, n)).toEqual(exact.search(q, n));
+      }),
+      { numRuns: 50 },
+    );
+  });
+
+  it('int8 stores a quarter of the bytes and dequantizes within half a step', () => {
+    const dim = 512;
+    const data = unitVectors(1000, dim, 7);
+    const float = new FlatIndex({ dim, initialCapacity: 1000 });
+    const int8 = new FlatIndex({ dim, quantization: 'int8', initialCapacity: 1000 });
+    float.addMany(ids(1000), data);
+    int8.addMany(ids(1000), data);
+    expect(float.memoryBytes).toBeGreaterThanOrEqual(1000 * dim * 4);
+    expect(int8.memoryBytes).toBeLessThan(0.3 * float.memoryBytes);
+    const v = data.subarray(0, dim);
+    const back = int8.get('v0') as Float32Array;
+    const step = Math.max(...Array.from(v, Math.abs)) / 127;
+    for (let j = 0; j < dim; j++) expect(Math.abs((back[j] as number) - (v[j] as number))).toBeLessThanOrEqual(step / 2 + 1e-6);
+  });
+
+  it('validates quantization options', () => {
+    expect(() => new FlatIndex({ dim: 4, rescore: 2 })).toThrow(/rescore applies to quantization "int8"/);
+    expect(() => new FlatIndex({ dim: 4, quantization: 'int4' as 'int8' })).toThrow(/Allowed: none, int8/);
+    expect(() => new FlatIndex({ dim: 4, kernel: 'gpu' as 'js' })).toThrow(/Allowed: auto, js/);
+    expect(() => new FlatIndex({ dim: 4, quantization: 'int8', rescore: -1 })).toThrow(/rescore/);
+    const zero = new FlatIndex({ dim: 32, quantization: 'int8' });
+    zero.add('z', new Float32Array(32));
+    zero.add('a', Float32Array.from({ length: 32 }, (_, j) => (j === 0 ? 1 : 0)));
+    expect(zero.search(new Float32Array(32), 2).map((h) => h.score)).toEqual([0, 0]);
+    expect(zero.search(Float32Array.from({ length: 32 }, (_, j) => (j === 0 ? 1 : 0)), 1)[0]?.id).toBe('a');
   });
 });

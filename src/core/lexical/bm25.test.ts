@@ -270,4 +270,51 @@ describe('BM25 against a plain reference (property)', () => {
       { numRuns: 50 },
     );
   });
+  it('withAdded equals a build over all documents, array for array', () => {
+    fc.assert(
+      fc.property(corpus, corpus, (a, b) => {
+        const more = b.map((d) => ({ ...d, id: `n${d.id}` }));
+        const grown = build(a).withAdded(more).serialize();
+        const built = build([...a, ...more]).serialize();
+        expect(grown.ids).toEqual(built.ids);
+        expect(grown.terms).toEqual(built.terms);
+        expect(grown.offsets).toEqual(built.offsets);
+        expect(grown.docIds).toEqual(built.docIds);
+        expect(grown.tfs).toEqual(built.tfs);
+        expect(grown.fieldLengths).toEqual(built.fieldLengths);
+      }),
+      { numRuns: 100 },
+    );
+    expect(() => build([doc('a', 'apple')]).withAdded([doc('a', 'berry')])).toThrow(/duplicate document id "a"/);
+  });
+
+  it('without searches like an index built from the remaining documents', () => {
+    fc.assert(
+      fc.property(corpus, fc.array(fc.boolean(), { maxLength: 25 }), text(5), params, (docs, dropMask, query, p) => {
+        const dropped = docs.filter((_, i) => dropMask[i] === true).map((d) => d.id);
+        const kept = docs.filter((d) => !dropped.includes(d.id));
+        const shrunk = build(docs, p).without(dropped);
+        expect(shrunk.size).toBe(kept.length);
+        const want = kept.length > 0 ? build(kept, p).search(query, { k: 10 }) : [];
+        expect(shrunk.search(query, { k: 10 }).map((h) => [h.id, h.score])).toEqual(want.map((h) => [h.id, h.score]));
+        if (kept.length > 0) expect(shrunk.vocabularySize).toBe(build(kept, p).vocabularySize);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('add then delete round-trips, and deleting unknown ids changes nothing', () => {
+    fc.assert(
+      fc.property(corpus, corpus, text(4), (a, b, query) => {
+        const more = b.map((d) => ({ ...d, id: `n${d.id}` }));
+        const base = build(a);
+        const back = base.withAdded(more).without(more.map((d) => d.id));
+        expect(back.search(query, { k: 10 }).map((h) => [h.id, h.score])).toEqual(
+          base.search(query, { k: 10 }).map((h) => [h.id, h.score]),
+        );
+        expect(base.without(['nope'])).toBe(base);
+      }),
+      { numRuns: 100 },
+    );
+  });
 });

@@ -18,6 +18,14 @@
  * FIELD_COUNT). Built from growable buffers by a counting sort, then frozen. k1, b and the field
  * weights only change per-document normalisers, so `withParams` re-parameterises an index
  * without touching its postings (used for tuning).
+ *
+ * Incremental changes without re-analyzing the library: `withAdded(docs)` analyzes only the new
+ * documents and merges their postings (equal, array for array, to a build over all documents);
+ * `without(ids)` filters postings and renumbers documents (searches equal those of a build over
+ * the rest). Both copy O(postings) typed arrays; analysis, which dominates a build, is skipped.
+ * Query time is term-at-a-time over the whole postings lists with a bounded heap for top-k; no
+ * MaxScore/WAND pruning: at 100k chunks the lexical step is a few percent of a full query
+ * (`npm run bench -- --dense`), so pruning could not move the total.
  */
 import { assertKnownOptions, EvidentError } from '../errors';
 import type { Hit, IndexableDoc } from '../types';
@@ -226,75 +234,114 @@ export class Bm25Index {
   static build(docs: readonly IndexableDoc[], options: Partial<Bm25Options> = {}): Bm25Index {
     const opts = mergeOptions(options);
     const analyzer = createAnalyzer({ stem: opts.stem, stopwords: opts.stopwords });
-    const ids: string[] = [];
-    const seen = new Set<string>();
     const termIds = new Map<string, number>();
     const terms: string[] = [];
-    const postTerm = new GrowableInt32();
-    const postDoc = new GrowableInt32();
-    const postTf = new GrowableUint16();
-    const fieldLengths = new Uint32Array(docs.length * FIELD_COUNT);
-    // Per-document scratch: termId → row in `rowTf` (stride FIELD_COUNT).
-    const row = new Map<number, number>();
-    let rowTf = new Uint16Array(256 * FIELD_COUNT);
+    const batch = collectPostings(docs, analyzer, termIds, terms, new Set());
+    const { offsets, docIds, tfs } = toCsr(terms.length, batch, 0);
+    return new Bm25Index(freeze(batch.ids, terms, termIds, offsets, docIds, tfs, batch.fieldLengths), opts);
+  }
 
-    docs.forEach((doc, d) => {
-      if (seen.has(doc.id)) throw new EvidentError('invalid_input', `bm25: duplicate document id "${doc.id}".`);
-      seen.add(doc.id);
-      ids.push(doc.id);
-      row.clear();
-      BM25_FIELDS.forEach((field, f) => {
-        const tokens = analyzer.analyze(doc[field]);
-        fieldLengths[d * FIELD_COUNT + f] = tokens.length;
-        for (const term of tokens) {
-          let t = termIds.get(term);
-          if (t === undefined) {
-            t = terms.length;
-            termIds.set(term, t);
-            terms.push(term);
-          }
-          let r = row.get(t);
-          if (r === undefined) {
-            r = row.size;
-            row.set(t, r);
-            if ((r + 1) * FIELD_COUNT > rowTf.length) {
-              const next = new Uint16Array(rowTf.length * 2);
-              next.set(rowTf);
-              rowTf = next;
-            }
-            rowTf.fill(0, r * FIELD_COUNT, (r + 1) * FIELD_COUNT);
-          }
-          const at = r * FIELD_COUNT + f;
-          if ((rowTf[at] as number) < MAX_TF) rowTf[at] = (rowTf[at] as number) + 1;
-        }
-      });
-      for (const [t, r] of row) {
-        postTerm.push(t);
-        postDoc.push(d);
-        for (let f = 0; f < FIELD_COUNT; f++) postTf.push(rowTf[r * FIELD_COUNT + f] as number);
-      }
-    });
-
-    // Counting sort by term into CSR; documents were appended in order, so each list is ascending.
+  /**
+   * This index with `docs` appended, without re-analyzing the documents already indexed: the new
+   * documents' postings are merged into the CSR arrays (O(postings) copying). The result equals
+   * `Bm25Index.build([...indexed, ...docs])` array for array. Ids must be new.
+   */
+  withAdded(docs: readonly IndexableDoc[]): Bm25Index {
+    if (docs.length === 0) return this;
+    const old = this.p;
+    const termIds = new Map(old.termIds);
+    const terms = [...old.terms];
+    const batch = collectPostings(docs, this.analyzer, termIds, terms, new Set(old.ids));
+    const added = toCsr(terms.length, batch, old.ids.length);
     const v = terms.length;
-    const nnz = postTerm.length;
+    const oldV = old.terms.length;
     const offsets = new Int32Array(v + 1);
-    for (let i = 0; i < nnz; i++) {
-      const at = (postTerm.data[i] as number) + 1;
-      offsets[at] = (offsets[at] as number) + 1;
+    for (let t = 0; t < v; t++) {
+      const before = t < oldV ? (old.offsets[t + 1] as number) - (old.offsets[t] as number) : 0;
+      const fresh = (added.offsets[t + 1] as number) - (added.offsets[t] as number);
+      offsets[t + 1] = (offsets[t] as number) + before + fresh;
     }
-    for (let t = 0; t < v; t++) offsets[t + 1] = (offsets[t + 1] as number) + (offsets[t] as number);
-    const cursor = offsets.slice(0, v);
+    const nnz = offsets[v] as number;
     const docIds = new Int32Array(nnz);
     const tfs = new Uint16Array(nnz * FIELD_COUNT);
-    for (let i = 0; i < nnz; i++) {
-      const t = postTerm.data[i] as number;
-      const at = cursor[t] as number;
-      cursor[t] = at + 1;
-      docIds[at] = postDoc.data[i] as number;
-      tfs.set(postTf.data.subarray(i * FIELD_COUNT, (i + 1) * FIELD_COUNT), at * FIELD_COUNT);
+    for (let t = 0; t < v; t++) {
+      let at = offsets[t] as number;
+      if (t < oldV) {
+        const from = old.offsets[t] as number;
+        const to = old.offsets[t + 1] as number;
+        docIds.set(old.docIds.subarray(from, to), at);
+        tfs.set(old.tfs.subarray(from * FIELD_COUNT, to * FIELD_COUNT), at * FIELD_COUNT);
+        at += to - from;
+      }
+      const from = added.offsets[t] as number;
+      const to = added.offsets[t + 1] as number;
+      docIds.set(added.docIds.subarray(from, to), at);
+      tfs.set(added.tfs.subarray(from * FIELD_COUNT, to * FIELD_COUNT), at * FIELD_COUNT);
     }
-    return new Bm25Index(freeze(ids, terms, termIds, offsets, docIds, tfs, fieldLengths), opts);
+    const fieldLengths = new Uint32Array(old.fieldLengths.length + batch.fieldLengths.length);
+    fieldLengths.set(old.fieldLengths);
+    fieldLengths.set(batch.fieldLengths, old.fieldLengths.length);
+    return new Bm25Index(
+      freeze([...old.ids, ...batch.ids], terms, termIds, offsets, docIds, tfs, fieldLengths),
+      this.options,
+    );
+  }
+
+  /**
+   * This index without the documents whose id is in `ids` (unknown ids are ignored), without
+   * re-analyzing the rest: postings are filtered and documents renumbered (O(postings)); terms
+   * left without postings are dropped. Searches equal those of an index built from the
+   * remaining documents (same scores, same order).
+   */
+  without(ids: Iterable<string>): Bm25Index {
+    const drop = new Set(ids);
+    const old = this.p;
+    const n = old.ids.length;
+    const newDoc = new Int32Array(n);
+    const keptIds: string[] = [];
+    for (let d = 0; d < n; d++) {
+      const id = old.ids[d] as string;
+      if (drop.has(id)) newDoc[d] = -1;
+      else newDoc[d] = keptIds.push(id) - 1;
+    }
+    if (keptIds.length === n) return this;
+    const fieldLengths = new Uint32Array(keptIds.length * FIELD_COUNT);
+    for (let d = 0; d < n; d++) {
+      const to = newDoc[d] as number;
+      if (to >= 0) fieldLengths.set(old.fieldLengths.subarray(d * FIELD_COUNT, (d + 1) * FIELD_COUNT), to * FIELD_COUNT);
+    }
+    const docIds = new Int32Array(old.docIds.length);
+    const tfs = new Uint16Array(old.tfs.length);
+    const offsets: number[] = [0];
+    const terms: string[] = [];
+    const termIds = new Map<string, number>();
+    let at = 0;
+    for (let t = 0; t < old.terms.length; t++) {
+      const start = at;
+      for (let i = old.offsets[t] as number; i < (old.offsets[t + 1] as number); i++) {
+        const d = newDoc[old.docIds[i] as number] as number;
+        if (d < 0) continue;
+        docIds[at] = d;
+        tfs.set(old.tfs.subarray(i * FIELD_COUNT, (i + 1) * FIELD_COUNT), at * FIELD_COUNT);
+        at++;
+      }
+      if (at === start) continue;
+      termIds.set(old.terms[t] as string, terms.length);
+      terms.push(old.terms[t] as string);
+      offsets.push(at);
+    }
+    return new Bm25Index(
+      freeze(
+        keptIds,
+        terms,
+        termIds,
+        Int32Array.from(offsets),
+        docIds.slice(0, at),
+        tfs.slice(0, at * FIELD_COUNT),
+        fieldLengths,
+      ),
+      this.options,
+    );
   }
 
   /** Restores an index from `serialize()`. Unknown versions and inconsistent arrays throw `cache_corrupted`. */
@@ -521,6 +568,103 @@ function traceTerms(scorer: Scorer, d: number, q: readonly QueryTerm[]): Bm25Ter
     out.push({ term, queryTf: qtf, idf: termIdf, tf, contribution });
   }
   return out;
+}
+
+/** Postings of a batch of documents, in document order, before the counting sort. */
+interface PostingBatch {
+  readonly ids: string[];
+  readonly postTerm: GrowableInt32;
+  readonly postDoc: GrowableInt32;
+  readonly postTf: GrowableUint16;
+  readonly fieldLengths: Uint32Array;
+}
+
+/**
+ * Analyzes `docs` (numbered from 0 within the batch), extending the term dictionary in place:
+ * new terms get the next ids in order of first appearance. `seen` holds ids already indexed.
+ */
+function collectPostings(
+  docs: readonly IndexableDoc[],
+  analyzer: Analyzer,
+  termIds: Map<string, number>,
+  terms: string[],
+  seen: Set<string>,
+): PostingBatch {
+  const ids: string[] = [];
+  const postTerm = new GrowableInt32();
+  const postDoc = new GrowableInt32();
+  const postTf = new GrowableUint16();
+  const fieldLengths = new Uint32Array(docs.length * FIELD_COUNT);
+  // Per-document scratch: termId → row in `rowTf` (stride FIELD_COUNT).
+  const row = new Map<number, number>();
+  let rowTf = new Uint16Array(256 * FIELD_COUNT);
+  docs.forEach((doc, d) => {
+    if (seen.has(doc.id)) throw new EvidentError('invalid_input', `bm25: duplicate document id "${doc.id}".`);
+    seen.add(doc.id);
+    ids.push(doc.id);
+    row.clear();
+    BM25_FIELDS.forEach((field, f) => {
+      const tokens = analyzer.analyze(doc[field]);
+      fieldLengths[d * FIELD_COUNT + f] = tokens.length;
+      for (const term of tokens) {
+        let t = termIds.get(term);
+        if (t === undefined) {
+          t = terms.length;
+          termIds.set(term, t);
+          terms.push(term);
+        }
+        let r = row.get(t);
+        if (r === undefined) {
+          r = row.size;
+          row.set(t, r);
+          if ((r + 1) * FIELD_COUNT > rowTf.length) {
+            const next = new Uint16Array(rowTf.length * 2);
+            next.set(rowTf);
+            rowTf = next;
+          }
+          rowTf.fill(0, r * FIELD_COUNT, (r + 1) * FIELD_COUNT);
+        }
+        const at = r * FIELD_COUNT + f;
+        if ((rowTf[at] as number) < MAX_TF) rowTf[at] = (rowTf[at] as number) + 1;
+      }
+    });
+    for (const [t, r] of row) {
+      postTerm.push(t);
+      postDoc.push(d);
+      for (let f = 0; f < FIELD_COUNT; f++) postTf.push(rowTf[r * FIELD_COUNT + f] as number);
+    }
+  });
+  return { ids, postTerm, postDoc, postTf, fieldLengths };
+}
+
+/**
+ * Counting sort of a batch by term into CSR over `v` terms; documents were appended in order, so
+ * each list is ascending. Document numbers are shifted by `firstDoc`.
+ */
+function toCsr(
+  v: number,
+  batch: PostingBatch,
+  firstDoc: number,
+): { offsets: Int32Array; docIds: Int32Array; tfs: Uint16Array } {
+  const { postTerm, postDoc, postTf } = batch;
+  const nnz = postTerm.length;
+  const offsets = new Int32Array(v + 1);
+  for (let i = 0; i < nnz; i++) {
+    const at = (postTerm.data[i] as number) + 1;
+    offsets[at] = (offsets[at] as number) + 1;
+  }
+  for (let t = 0; t < v; t++) offsets[t + 1] = (offsets[t + 1] as number) + (offsets[t] as number);
+  const cursor = offsets.slice(0, v);
+  const docIds = new Int32Array(nnz);
+  const tfs = new Uint16Array(nnz * FIELD_COUNT);
+  for (let i = 0; i < nnz; i++) {
+    const t = postTerm.data[i] as number;
+    const at = cursor[t] as number;
+    cursor[t] = at + 1;
+    docIds[at] = (postDoc.data[i] as number) + firstDoc;
+    tfs.set(postTf.data.subarray(i * FIELD_COUNT, (i + 1) * FIELD_COUNT), at * FIELD_COUNT);
+  }
+  return { offsets, docIds, tfs };
 }
 
 function freeze(

@@ -6,6 +6,7 @@ import type { Candidate, DocumentMeta } from '../types';
 import type { EvidenceLookup, Token } from '../select/common';
 import { metaOf, tokenize } from '../select/common';
 import { DEFAULT_SOURCE_LAMBDAS } from '../select/priors';
+import { splitSentences, type Span } from '../text/sentences';
 import type { KeyValue } from './values';
 import { extractValues } from './values';
 import { foldToken } from './diff';
@@ -80,4 +81,33 @@ export function keyJaccard(a: readonly string[], b: readonly string[]): number {
   let inter = 0;
   for (const x of sa) if (sb.has(x)) inter++;
   return inter / (sa.size + sb.size - inter);
+}
+
+/** Fewest tokens of a sentence unit (shorter fragments are merged, see `sentenceUnits`). */
+export const MIN_UNIT_TOKENS = 3;
+
+/**
+ * Sentences as the verify and answer stages read them: `splitSentences`, with each run of
+ * consecutive fragments shorter than `MIN_UNIT_TOKENS` merged into one unit. Search snippets and
+ * scraped pages write labelled fields as one-word "sentences" ("Teams. Netherlands. Runner-up. 11.
+ * Goals."); read one by one, the name and its label never meet. A merged run still shorter than
+ * the minimum stays a unit of its own (callers skip it).
+ */
+export function sentenceUnits(text: string): Span[] {
+  const out: Span[] = [];
+  let run: Span | null = null;
+  const flush = (): void => {
+    if (run) out.push(run);
+    run = null;
+  };
+  for (const s of splitSentences(text)) {
+    if (tokenize(text.slice(s.start, s.end)).length >= MIN_UNIT_TOKENS) {
+      flush();
+      out.push(s);
+      continue;
+    }
+    run = run ? { start: run.start, end: s.end } : s;
+  }
+  flush();
+  return out;
 }

@@ -42,9 +42,8 @@ import { assertKnownOptions } from '../errors';
 import type { EvidenceLookup, Token } from '../select/common';
 import { byScoreDesc, checkRange, metaOf, withEntry } from '../select/common';
 import { isStopword } from '../select/rationales';
-import { splitSentences } from '../text/sentences';
 import type { AnalysedText } from './common';
-import { VERIFY_STAGE, analyseText, keyJaccard, lambdaOf } from './common';
+import { VERIFY_STAGE, analyseText, keyJaccard, lambdaOf, sentenceUnits } from './common';
 import { diffKeys } from './diff';
 import type { AnswerType, KeyValue, ValueKind } from './values';
 import { answerTypeOf, compatibleKeys, dateParts, entityKey, foldText, hasNegation, kindAnswers } from './values';
@@ -190,7 +189,7 @@ function analyseSentence(text: string): SentenceA {
 }
 
 function sentencesOf(text: string): SentenceA[] {
-  return splitSentences(text).map((s) => analyseSentence(text.slice(s.start, s.end)));
+  return sentenceUnits(text).map((s) => analyseSentence(text.slice(s.start, s.end)));
 }
 
 /**
@@ -813,7 +812,9 @@ export function detectConflicts(
     const resolved = s1 >= o.minSupport && s1 >= o.dominance * s2 && s1 > s2;
     const id = `C${++n}`;
     const onQuestion =
-      kind === 'polarity' ? answerType === 'yesno' || answerType === 'any' : kindAnswers(kind, answerType);
+      kind === 'polarity'
+        ? answerType === 'yesno' || answerType === 'any' || answerType === 'description'
+        : kindAnswers(kind, answerType);
     const displayOf = (k: number): string => {
       const s = sides[k] as SideValue;
       return s.kind === 'polarity' ? (s.key === 'negated' ? 'negated' : 'affirmed') : s.display;

@@ -417,13 +417,38 @@ export function dateParts(key: string): { y: string | null; m: string | null; d:
   return { y: /^\d{4}$/u.test(key) ? key : null, m: null, d: null };
 }
 
-export const ANSWER_TYPES = ['entity', 'date', 'number', 'yesno', 'any'] as const;
+export const ANSWER_TYPES = ['entity', 'date', 'number', 'yesno', 'description', 'any'] as const;
 export type AnswerType = (typeof ANSWER_TYPES)[number];
+
+/** Question openings that ask for an explanation (see `answerTypeOf`). */
+const DESCRIPTION = new RegExp(
+  [
+    String.raw`^why\b`,
+    String.raw`^how\s+(?:is|are|was|were|does|do|did|can|could|should|would|to)\b`,
+    String.raw`^(?:explain|describe|define|summari[sz]e|outline)\b`,
+    String.raw`^(?:tell|show)\s+me\s+(?:about|how|why)\b`,
+    String.raw`^what\s+(?:does|do|did)\b.*\b(?:mean|stand\s+for|do)\s*\??$`,
+    String.raw`^what\s+(?:is|are|was|were)\s+(?:a|an|meant\s+by)\b`,
+    String.raw`^what\s+(?:is|are|was|were)\s+the\s+(?:main\s+|key\s+)?(?:difference|differences|purpose|role|goal|goals|aim|idea|meaning|definition|advantage|advantages|benefit|benefits|drawback|drawbacks|reason|reasons|cause|causes|effect|effects|impact|mechanism|approach|method|contribution|contributions|problem|limitation|limitations|point|significance|relationship|intuition|motivation)\b`,
+  ].join('|'),
+  'u',
+);
+
+/**
+ * "What is X?" with no determiner, figure, possessive or "called": a definition ("What is
+ * trace-based compilation?"), not a name ("What is Amazon's assistant called?").
+ */
+const DEFINITION =
+  /^what\s+(?:is|are)\s+(?!(?:the|this|that|these|those|it|its|his|her|their|our|your|my)\b)(?![^?]*(?:\d|['’]s\b|\b(?:called|named|known\s+as)\b))/u;
 
 /**
  * The kind of value a question asks for, from its wording: who/whom/whose, where, which/what +
  * noun → entity; when, what year/date/day → date; how many/much, what percentage/number/amount,
- * what was the revenue/price/cost → number; an auxiliary verb first (is, does, can, …) → yes/no.
+ * what was the revenue/price/cost → number; an auxiliary verb first (is, does, can, …) → yes/no;
+ * a request for an explanation → description: why …, how does/is/can …, explain/describe/define …,
+ * what does X mean, what is a/an X, what is X (no article, no figure: "What is trace-based
+ * compilation?"), what is the purpose/difference/role/advantage … of X. A description has no short
+ * answer span: its answer is sentences.
  */
 export function answerTypeOf(question: string): AnswerType {
   const q = question.trim().toLowerCase();
@@ -448,6 +473,9 @@ export function answerTypeOf(question: string): AnswerType {
   ) {
     return 'number';
   }
+  if (DESCRIPTION.test(q) || DEFINITION.test(q)) {
+    return 'description';
+  }
   if (/^(?:who|whom|whose|where|which|what|name)\b/u.test(q)) return 'entity';
   if (/\b(?:who|whom|whose|which)\b/u.test(q)) return 'entity';
   if (/^(?:is|are|was|were|does|do|did|can|could|should|will|would|has|have|had|must|may)\b/u.test(q)) return 'yesno';
@@ -456,7 +484,7 @@ export function answerTypeOf(question: string): AnswerType {
 
 /** Whether a value of this kind answers a question of that type. */
 export function kindAnswers(kind: ValueKind, type: AnswerType): boolean {
-  if (type === 'any') return true;
+  if (type === 'any' || type === 'description') return true;
   if (type === 'yesno') return false;
   return kind === type;
 }

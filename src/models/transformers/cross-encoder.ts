@@ -4,22 +4,13 @@
  * logit — a softmax over one label would be 1 for everything — and the rerank stage maps it
  * through a sigmoid. Pairs longer than the model's window are cut at the end (the passage tail).
  */
-import { AutoModelForSequenceClassification, AutoTokenizer } from '@huggingface/transformers';
 import { EvidentError } from '../../core/errors';
 import type { AbortSignalLike } from '../../core/select/common';
 import type { CrossEncoder } from '../../core/select/rerank';
 import type { ModelSpec } from '../manifest';
-import {
-  DEFAULT_BATCH_SIZE,
-  assertBatchSize,
-  disposeQuietly,
-  floatData,
-  throwIfAborted,
-  yieldToEventLoop,
-  type ModelLike,
-  type TokenizerLike,
-} from './common';
+import { DEFAULT_BATCH_SIZE, assertBatchSize, disposeQuietly } from './common';
 import { loadTransformersModel, type LoadOptions, type LoadReport } from './loader';
+import { loadPairClassifier, pairLogits, type PairClassifier } from './pair-classifier';
 
 export interface TransformersCrossEncoder extends CrossEncoder {
   /** Frees the model's sessions; the object must not be used afterwards. */
@@ -39,22 +30,17 @@ export async function loadTransformersCrossEncoder(
   const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
   assertBatchSize(batchSize);
   const { value, report } = await loadTransformersModel(spec, options, async (ctx) => {
-    const common = { revision: ctx.revision, progress_callback: ctx.progress_callback };
-    const tokenizer = (await AutoTokenizer.from_pretrained(ctx.modelId, common)) as unknown as TokenizerLike;
-    const model = (await AutoModelForSequenceClassification.from_pretrained(ctx.modelId, {
-      ...common,
-      device: ctx.device,
-      dtype: ctx.dtype,
-    })) as unknown as ModelLike;
-    const labels = Object.keys((model.config.id2label as Record<string, string> | undefined) ?? { 0: 'LABEL_0' });
+    const classifier = await loadPairClassifier(ctx);
+    const id2label = classifier.model.config.id2label as Record<string, string> | undefined;
+    const labels = Object.keys(id2label ?? { 0: 'LABEL_0' });
     if (labels.length !== 1) {
-      disposeQuietly(model);
+      disposeQuietly(classifier.model);
       throw new EvidentError(
         'model_load_failed',
         `${spec.id} has ${labels.length} labels; a cross-encoder must output one relevance logit.`,
       );
     }
-    return new TransformersCrossEncoderImpl(spec.id, tokenizer, model, batchSize);
+    return new TransformersCrossEncoderImpl(spec.id, classifier, batchSize);
   });
   return { crossEncoder: value, report };
 }
@@ -64,8 +50,7 @@ class TransformersCrossEncoderImpl implements TransformersCrossEncoder {
 
   constructor(
     readonly id: string,
-    private readonly tokenizer: TokenizerLike,
-    private readonly model: ModelLike,
+    private readonly classifier: PairClassifier,
     private readonly batchSize: number,
   ) {}
 
@@ -74,31 +59,17 @@ class TransformersCrossEncoderImpl implements TransformersCrossEncoder {
     if (typeof query !== 'string' || !Array.isArray(passages)) {
       throw new EvidentError('invalid_input', 'score: expected a query string and an array of passages.');
     }
-    throwIfAborted(signal, 'Reranking');
-    const scores: number[] = [];
-    for (let start = 0; start < passages.length; start += this.batchSize) {
-      const batch = passages.slice(start, start + this.batchSize);
-      const inputs = this.tokenizer(
-        batch.map(() => query),
-        { text_pair: batch, padding: true, truncation: true },
-      );
-      const { logits } = await this.model(inputs);
-      if (!logits || logits.dims[0] !== batch.length || logits.dims.at(-1) !== 1) {
-        throw new EvidentError(
-          'internal',
-          `Cross-encoder returned logits [${logits?.dims}] for ${batch.length} pairs.`,
-        );
-      }
-      scores.push(...floatData(logits, 'score'));
-      await yieldToEventLoop();
-      throwIfAborted(signal, 'Reranking');
-    }
-    return scores;
+    const rows = await pairLogits(
+      this.classifier,
+      passages.map((p) => [query, p] as const),
+      { labels: 1, batchSize: this.batchSize, signal, stage: 'Reranking', what: 'Cross-encoder' },
+    );
+    return rows.map((r) => r[0] as number);
   }
 
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    disposeQuietly(this.model);
+    disposeQuietly(this.classifier.model);
   }
 }

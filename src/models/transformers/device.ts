@@ -5,6 +5,7 @@
  * on the way is reported with its reason, so the UI can say *why* it runs on WASM.
  */
 import { EvidentError } from '../../core/errors';
+import { probeWebGpu } from '../runtime-probe';
 import { isNodeRuntime } from './env';
 
 export const DEVICES = ['webgpu', 'wasm', 'cpu'] as const;
@@ -45,30 +46,6 @@ export function assertDevices(devices: readonly string[]): asserts devices is re
       throw new EvidentError('invalid_option', `Unknown device "${d}". Allowed: ${DEVICES.join(', ')}.`);
     }
   }
-}
-
-interface GpuLike {
-  requestAdapter(): Promise<unknown>;
-}
-
-let adapterProbe: Promise<string | null> | null = null;
-
-/** One `requestAdapter()` per realm: it is slow, and its answer does not change while we run. */
-function probeWebGpu(): Promise<string | null> {
-  adapterProbe ??= (async () => {
-    const gpu = (globalThis as { navigator?: { gpu?: GpuLike } }).navigator?.gpu;
-    if (!gpu) return 'navigator.gpu is missing (this browser or context does not expose WebGPU)';
-    try {
-      const adapter = await gpu.requestAdapter();
-      if (!adapter) {
-        return 'navigator.gpu.requestAdapter() returned no adapter (no usable GPU; headless Chromium needs --enable-unsafe-webgpu)';
-      }
-      return null;
-    } catch (err) {
-      return `navigator.gpu.requestAdapter() failed: ${err instanceof Error ? err.message : String(err)}`;
-    }
-  })();
-  return adapterProbe;
 }
 
 /** The real probe: WebGPU and WASM are browser devices (onnxruntime-web), CPU is Node's. */

@@ -19,6 +19,7 @@
  */
 import { env } from '@huggingface/transformers';
 import { EvidentError } from '../../core/errors';
+import { defaultWasmThreads } from '../runtime-probe';
 
 /** Self-hosted onnxruntime-web files (the asyncify build, which serves both WASM and WebGPU). */
 export interface OrtWasmPaths {
@@ -77,12 +78,6 @@ function isCrossOriginIsolated(): boolean {
 function pageOrigin(): string | null {
   const loc = (globalThis as { location?: { origin?: string } }).location;
   return typeof loc?.origin === 'string' && loc.origin !== 'null' ? loc.origin : null;
-}
-
-/** One core is left to the page; ORT gains little past 4 threads on small encoders. */
-function defaultThreads(): number {
-  const cores = (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency ?? 1;
-  return Math.max(1, Math.min(4, cores - 1));
 }
 
 function checkSameOrigin(what: string, value: string, origin: string | null): void {
@@ -192,7 +187,7 @@ export function configureRuntime(options: RuntimeEnvOptions): RuntimeEnvReport {
   let numThreads: number | null = null;
   const wasm = env.backends.onnx.wasm;
   if (!node && options.wasmPaths) {
-    numThreads = isolated ? Math.max(1, Math.floor(options.numThreads ?? defaultThreads())) : 1;
+    numThreads = isolated ? Math.max(1, Math.floor(options.numThreads ?? defaultWasmThreads())) : 1;
     if (wasm) {
       // A fresh object: Transformers.js replaces `mjs` with a blob URL of the cached factory.
       wasm.wasmPaths = { mjs: options.wasmPaths.mjs, wasm: options.wasmPaths.wasm };

@@ -111,12 +111,12 @@ describe('Transformers.js generator on the tiny causal LM', () => {
     expect(generator.countTokens('')).toBe(0);
     expect(generator.countTokens('<|im_end|>')).toBe(1);
     expect(generator.countTokens('The remote work policy')).toBeLessThan('The remote work policy'.length);
-    expect(generator.contextTokens).toBe(128);
+    expect(generator.contextTokens).toBe(2048);
     await expect(generator.generate(MESSAGES, { maxTokens: 0 })).rejects.toMatchObject({ code: 'invalid_option' });
     await expect(generator.generate([], { maxTokens: 3 })).rejects.toMatchObject({ code: 'invalid_input' });
     await expect(
       generator.generate([{ role: 'tool', content: 'x' } as unknown as ChatMessage], { maxTokens: 3 }),
     ).rejects.toMatchObject({ code: 'invalid_input' });
-    await expect(generator.generate(MESSAGES, { maxTokens: 500 })).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(generator.generate(MESSAGES, { maxTokens: 5000 })).rejects.toMatchObject({ code: 'invalid_input' });
   });
 });

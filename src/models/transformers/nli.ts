@@ -5,23 +5,13 @@
  * contradiction/neutral/entailment, sentence-transformers' cross-encoders
  * contradiction/entailment/neutral). Probabilities are a softmax over the three logits.
  */
-import { AutoModelForSequenceClassification, AutoTokenizer } from '@huggingface/transformers';
 import { EvidentError } from '../../core/errors';
 import type { AbortSignalLike } from '../../core/select/common';
 import type { EntailmentModel, EntailmentPair, EntailmentScores } from '../interfaces';
 import type { ModelSpec } from '../manifest';
-import {
-  DEFAULT_BATCH_SIZE,
-  assertBatchSize,
-  disposeQuietly,
-  floatData,
-  softmax,
-  throwIfAborted,
-  yieldToEventLoop,
-  type ModelLike,
-  type TokenizerLike,
-} from './common';
+import { DEFAULT_BATCH_SIZE, assertBatchSize, disposeQuietly, softmax } from './common';
 import { loadTransformersModel, type LoadOptions, type LoadReport } from './loader';
+import { loadPairClassifier, pairLogits, type PairClassifier } from './pair-classifier';
 
 export const NLI_LABELS = ['entailment', 'neutral', 'contradiction'] as const;
 export type NliLabel = (typeof NLI_LABELS)[number];
@@ -72,17 +62,12 @@ export async function loadTransformersNli(
   const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
   assertBatchSize(batchSize);
   const { value, report } = await loadTransformersModel(spec, options, async (ctx) => {
-    const common = { revision: ctx.revision, progress_callback: ctx.progress_callback };
-    const tokenizer = (await AutoTokenizer.from_pretrained(ctx.modelId, common)) as unknown as TokenizerLike;
-    const model = (await AutoModelForSequenceClassification.from_pretrained(ctx.modelId, {
-      ...common,
-      device: ctx.device,
-      dtype: ctx.dtype,
-    })) as unknown as ModelLike;
+    const classifier = await loadPairClassifier(ctx);
     try {
-      return new TransformersNli(spec.id, tokenizer, model, nliLabelIndex(model.config.id2label, spec.id), batchSize);
+      const labelIndex = nliLabelIndex(classifier.model.config.id2label, spec.id);
+      return new TransformersNli(spec.id, classifier, labelIndex, batchSize);
     } catch (err) {
-      disposeQuietly(model);
+      disposeQuietly(classifier.model);
       throw err;
     }
   });
@@ -94,8 +79,7 @@ class TransformersNli implements TransformersEntailmentModel {
 
   constructor(
     readonly id: string,
-    private readonly tokenizer: TokenizerLike,
-    private readonly model: ModelLike,
+    private readonly classifier: PairClassifier,
     readonly labelIndex: Readonly<Record<NliLabel, number>>,
     private readonly batchSize: number,
   ) {}
@@ -108,36 +92,24 @@ class TransformersNli implements TransformersEntailmentModel {
     ) {
       throw new EvidentError('invalid_input', 'classify: expected an array of { premise, hypothesis } strings.');
     }
-    throwIfAborted(signal, 'Verification');
-    const out: EntailmentScores[] = [];
-    for (let start = 0; start < pairs.length; start += this.batchSize) {
-      const batch = pairs.slice(start, start + this.batchSize);
-      const inputs = this.tokenizer(
-        batch.map((p) => p.premise),
-        { text_pair: batch.map((p) => p.hypothesis), padding: true, truncation: true },
-      );
-      const { logits } = await this.model(inputs);
-      if (!logits || logits.dims.length !== 2 || logits.dims[0] !== batch.length || logits.dims[1] !== 3) {
-        throw new EvidentError('internal', `NLI model returned logits [${logits?.dims}] for ${batch.length} pairs.`);
-      }
-      const data = floatData(logits, 'classify');
-      for (let r = 0; r < batch.length; r++) {
-        const p = softmax(data.subarray(r * 3, r * 3 + 3));
-        out.push({
-          entailment: p[this.labelIndex.entailment] as number,
-          neutral: p[this.labelIndex.neutral] as number,
-          contradiction: p[this.labelIndex.contradiction] as number,
-        });
-      }
-      await yieldToEventLoop();
-      throwIfAborted(signal, 'Verification');
-    }
-    return out;
+    const rows = await pairLogits(
+      this.classifier,
+      pairs.map((p) => [p.premise, p.hypothesis] as const),
+      { labels: 3, batchSize: this.batchSize, signal, stage: 'Verification', what: 'NLI model' },
+    );
+    return rows.map((row) => {
+      const p = softmax(row);
+      return {
+        entailment: p[this.labelIndex.entailment] as number,
+        neutral: p[this.labelIndex.neutral] as number,
+        contradiction: p[this.labelIndex.contradiction] as number,
+      };
+    });
   }
 
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    disposeQuietly(this.model);
+    disposeQuietly(this.classifier.model);
   }
 }

@@ -6,6 +6,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { loadGraphModel, type GraphModel } from '@tensorflow/tfjs-converter';
 import { EvidentError } from '../../core/errors';
+import { defaultWasmThreads } from '../runtime-probe';
 import type { EmbedOptions, Embedder } from '../embedder';
 import { UseTokenizer, type UseVocabulary } from './tokenizer';
 
@@ -239,7 +240,7 @@ const BACKEND_SETUP: Record<TfBackendName, (options: TfBackendOptions) => Promis
       throw new Error('wasmPaths is required (self-hosted .wasm files)');
     }
     wasm.setWasmPaths(options.wasmPaths as string | Record<string, string>);
-    wasm.setThreadsCount(options.threads ?? defaultThreads());
+    wasm.setThreadsCount(options.threads ?? defaultWasmThreads());
   },
   cpu: async () => {
     await import('@tensorflow/tfjs-backend-cpu');
@@ -274,12 +275,6 @@ export async function initTfBackend(
     'model_load_failed',
     `No TF.js backend could start (${attempts.map((a) => `${a.backend}: ${a.reason}`).join('; ') || 'none requested'}).`,
   );
-}
-
-/** One core is left to the page; XNNPACK gains little past 4 threads on these matrix sizes. */
-function defaultThreads(): number {
-  const cores = (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency ?? 1;
-  return Math.max(1, Math.min(4, cores - 1));
 }
 
 async function wasmThreads(): Promise<number> {

@@ -14,7 +14,7 @@ interface Props {
 /**
  * Adding files: a drop zone and a file picker (several files at once: PDF, Word, HTML, Markdown,
  * text), then one row per file with its progress, its result, or its error in plain words; a
- * password-protected PDF asks for its password here.
+ * password-protected PDF asks for its password here; adding can be stopped.
  */
 export function AddDocuments({ store, enabled, disabledReason }: Props) {
   const { jobs } = useSyncExternalStore(store.subscribe, store.getState);
@@ -34,7 +34,8 @@ export function AddDocuments({ store, enabled, disabledReason }: Props) {
     const files = [...e.dataTransfer.files];
     if (files.length > 0) store.add(files);
   };
-  const done = jobs.filter((j) => j.status === 'done').length;
+  const finished = jobs.filter((j) => j.status === 'done' || j.status === 'cancelled').length;
+  const busy = jobs.some((j) => j.status === 'working' || j.status === 'waiting');
   return (
     <section className="panel add-documents" aria-labelledby={`${inputId}-heading`}>
       <h2 id={`${inputId}-heading`}>Add files</h2>
@@ -77,11 +78,18 @@ export function AddDocuments({ store, enabled, disabledReason }: Props) {
               <JobRow key={job.id} job={job} store={store} />
             ))}
           </ul>
-          {done > 0 && (
-            <button type="button" className="secondary small" onClick={() => store.clearDone()}>
-              Clear {done} added file{done === 1 ? '' : 's'} from this list
-            </button>
-          )}
+          <div className="inline-row">
+            {busy && (
+              <button type="button" className="secondary small" onClick={() => store.cancel()}>
+                Stop adding files
+              </button>
+            )}
+            {finished > 0 && (
+              <button type="button" className="secondary small" onClick={() => store.clearDone()}>
+                Clear {finished} finished file{finished === 1 ? '' : 's'} from this list
+              </button>
+            )}
+          </div>
         </>
       )}
     </section>
@@ -94,7 +102,7 @@ function JobRow({ job, store }: { readonly job: IngestJob; readonly store: Inges
       <div className="job-head">
         <span className="job-name">{job.name}</span>
         <span className="muted">{formatBytes(job.size)}</span>
-        {(job.status === 'done' || job.status === 'failed') && (
+        {(job.status === 'done' || job.status === 'failed' || job.status === 'cancelled') && (
           <button
             type="button"
             className="icon-button"
@@ -131,6 +139,7 @@ function JobRow({ job, store }: { readonly job: IngestJob; readonly store: Inges
           “{job.name}” was not added: {job.error.message}
         </p>
       )}
+      {job.status === 'cancelled' && <p className="job-line muted">{job.error?.message ?? 'Cancelled.'}</p>}
       {job.status === 'password' && <PasswordForm job={job} store={store} />}
     </li>
   );

@@ -74,9 +74,15 @@ export function AskPage({ store, question, onQuestionChange, canAsk, onOpenPassa
         </div>
       </form>
       <div role="status" aria-live="polite" className="muted ask-status" data-testid="ask-status">
-        {ask.phase === 'asking' && STEP_LABEL[ask.step === 'done' ? 'validate' : ask.step]}
+        {ask.phase === 'asking' &&
+          (ask.step === 'answer' && ask.answerer
+            ? `${ask.answerer} is writing the answer from the evidence…`
+            : STEP_LABEL[ask.step === 'done' ? 'validate' : ask.step])}
         {ask.phase === 'done' && `Answered in ${formatMs(ask.ms)}.`}
       </div>
+      {ask.phase === 'asking' && ask.answerer && (
+        <DraftAnswer answerer={ask.answerer} text={ask.partial ?? ''} checking={ask.step !== 'answer'} />
+      )}
       {ask.phase === 'error' && (
         <p className="error" role="alert">
           The question could not be answered: {ask.error.message}
@@ -98,6 +104,50 @@ export function AskPage({ store, question, onQuestionChange, canAsk, onOpenPassa
         </div>
       )}
     </div>
+  );
+}
+
+/**
+ * The answer as the generator writes it. Not announced token by token (the status line says what
+ * is happening); its citations are checked against the sources once it is complete.
+ */
+function DraftAnswer({
+  answerer,
+  text,
+  checking,
+}: {
+  readonly answerer: string;
+  readonly text: string;
+  readonly checking: boolean;
+}) {
+  return (
+    <section className="panel answer draft" aria-labelledby="draft-heading" data-testid="answer-draft">
+      <div className="answer-head">
+        <h2 id="draft-heading">Answer, being written</h2>
+      </div>
+      <p className="answer-text" data-testid="answer-draft-text">
+        {text}
+        {!checking && <span aria-hidden="true">▍</span>}
+      </p>
+      <p className="muted">
+        Written by {answerer}.{' '}
+        {checking
+          ? 'Checking each statement against the passages it cites…'
+          : 'Not checked yet: each statement is checked against the passages it cites when it is done.'}
+      </p>
+    </section>
+  );
+}
+
+/** Which model wrote the answer, and why a loaded generator did not, when it did not. */
+function Answerer({ models }: { readonly models: AskResult['models'] }) {
+  return (
+    <p className="muted answerer" data-testid="answerer" data-answerer={models.answerer}>
+      {models.answerer === 'extractive'
+        ? 'Sentences quoted from the evidence (no answer model).'
+        : `Written by ${models.answerer} from the sources below; every statement checked against the passages it cites.`}
+      {models.generatorFallback && ` ${models.generatorFallback}`}
+    </p>
   );
 }
 
@@ -129,6 +179,7 @@ function AnswerView({ result, onCite }: { readonly result: AskResult; readonly o
         <h2 id="answer-heading">Answer</h2>
         <OutcomeBadge outcome={result.outcome} />
       </div>
+      <Answerer models={result.models} />
       {result.outcome === 'abstain' ? (
         <>
           <div className="abstain-note">

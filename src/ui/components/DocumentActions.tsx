@@ -12,8 +12,8 @@ interface Props {
 }
 
 /**
- * Per document: its details (source type, status and effective date — what selection's priors
- * read — editable) and a preview of its text.
+ * Per document: its details (title, source type, status, effective date and language — what
+ * selection's priors read — all editable) and a preview of its text.
  */
 export function DocumentActions({ doc, onSave, onPreview }: Props) {
   const id = useId();
@@ -24,6 +24,7 @@ export function DocumentActions({ doc, onSave, onPreview }: Props) {
         {doc.format ? FORMAT_LABEL[doc.format] : 'Text'}
         {typeof doc.pageCount === 'number' && ` · ${doc.pageCount} page${doc.pageCount === 1 ? '' : 's'}`}
         {doc.effectiveDate && ` · effective ${doc.effectiveDate}`}
+        {doc.language && ` · ${doc.language}`}
       </span>
       <span className="doc-buttons">
         <button
@@ -61,6 +62,8 @@ function DetailsForm({
   readonly onSave: Props['onSave'];
   readonly onDone: () => void;
 }) {
+  const [title, setTitle] = useState(doc.title);
+  const [language, setLanguage] = useState(doc.language ?? '');
   const [sourceType, setSourceType] = useState<SourceType>(doc.sourceType);
   const [status, setStatus] = useState<DocStatus>(doc.status);
   const [date, setDate] = useState(doc.effectiveDate ?? '');
@@ -68,8 +71,16 @@ function DetailsForm({
   const [message, setMessage] = useState<string | null>(null);
   const submit = async (e: FormEvent): Promise<void> => {
     e.preventDefault();
+    if (title.trim() === '') {
+      setMessage('The title cannot be empty.');
+      return;
+    }
     setSaving(true);
     const patch: DocumentMetaPatch = {
+      ...(title.trim() !== doc.title ? { title: title.trim() } : {}),
+      ...(language.trim() !== (doc.language ?? '')
+        ? { language: language.trim() === '' ? null : language.trim() }
+        : {}),
       ...(sourceType !== doc.sourceType ? { sourceType } : {}),
       ...(status !== doc.status ? { status } : {}),
       ...(date !== (doc.effectiveDate ?? '') ? { effectiveDate: date === '' ? null : date } : {}),
@@ -81,6 +92,10 @@ function DetailsForm({
   };
   return (
     <form id={id} className="details-form" onSubmit={(e) => void submit(e)} aria-label={`Details of “${doc.title}”`}>
+      <div className="field">
+        <label htmlFor={`${id}-title`}>Title</label>
+        <input id={`${id}-title`} type="text" value={title} onChange={(e) => setTitle(e.target.value)} />
+      </div>
       <div className="field">
         <label htmlFor={`${id}-type`}>Source type</label>
         <select id={`${id}-type`} value={sourceType} onChange={(e) => setSourceType(e.target.value as SourceType)}>
@@ -104,6 +119,17 @@ function DetailsForm({
       <div className="field">
         <label htmlFor={`${id}-date`}>Effective date</label>
         <input id={`${id}-date`} type="date" value={date} onChange={(e) => setDate(e.target.value)} />
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-lang`}>Language</label>
+        <input
+          id={`${id}-lang`}
+          type="text"
+          value={language}
+          placeholder="e.g. en, fr, ja"
+          autoComplete="off"
+          onChange={(e) => setLanguage(e.target.value)}
+        />
       </div>
       <div className="field field-actions">
         <button type="submit" disabled={saving}>

@@ -30,10 +30,13 @@ export function EvidenceTrail({ result, onCite }: Props) {
         {result.retrieval.pool} passages retrieved (
         {result.retrieval.dense
           ? `keywords (BM25) and meaning (embeddings), ${FUSION_LABEL[result.retrieval.fusion] ?? `fused (${result.retrieval.fusion})`}`
-          : 'keywords only (BM25): the embedding model is not loaded'}
-        ); {kept} kept. Reranker: {result.models.reranker ?? 'none (model-free: fused scores pass through)'}.
-        Contradiction check: {result.models.nli ?? 'model-free rules'}. Answer:{' '}
+          : `keywords only (BM25): ${result.retrieval.keywordsOnly ?? 'the embedding model is not loaded'}`}
+        ){result.models.embedder && `, meaning by ${result.models.embedder}`}; {kept} kept. Reranker:{' '}
+        {result.models.reranker ?? 'none (model-free: fused scores pass through)'}. Contradiction check:{' '}
+        {result.models.nli ?? 'model-free rules'}. Answer:{' '}
         {result.models.answerer === 'extractive' ? 'sentences quoted from the evidence' : result.models.answerer}.
+        Budget counted in{' '}
+        {result.models.budgetTokens === 'estimate' ? 'estimated tokens' : `${result.models.budgetTokens}'s tokens`}.
         {result.asksEarlier && ' The question asks about earlier versions, so superseded documents are not penalised.'}
       </p>
       <div className="trail-grid">

@@ -2,10 +2,12 @@ import { useCallback } from 'react';
 import type { DocumentMetaPatch } from '../../core/library-format';
 import type { LibraryDocument } from '../../worker/api';
 import { DEMO_QUERY, DEMO_QUESTION } from '../demo';
+import type { BackupStore } from '../backup-store';
 import type { IngestStore } from '../ingest-store';
 import type { EvidentSession, SessionState } from '../session';
 import { AddDocuments } from './AddDocuments';
 import { DocumentActions } from './DocumentActions';
+import { LibraryBackup } from './LibraryBackup';
 import { LibraryPanel } from './LibraryPanel';
 import { ModelStatus } from './ModelStatus';
 import { ResultList } from './ResultList';
@@ -15,6 +17,8 @@ interface Props {
   readonly session: EvidentSession;
   readonly state: SessionState;
   readonly ingest: IngestStore;
+  /** Export / import of the whole library, and storage usage. */
+  readonly backup?: BackupStore;
   readonly onSaveDetails: (docId: string, patch: DocumentMetaPatch) => Promise<string | null>;
   readonly onPreview: (docId: string) => void;
   /** Switches to Ask with the demo question and asks it. */
@@ -33,7 +37,7 @@ function documentsOf(state: SessionState): readonly LibraryDocument[] {
 }
 
 /** The Library page: the model, the documents (with their details), adding files, and passage search. */
-export function LibraryPage({ session, state, ingest, onSaveDetails, onPreview, onTryDemo }: Props) {
+export function LibraryPage({ session, state, ingest, backup, onSaveDetails, onPreview, onTryDemo }: Props) {
   const onSearch = useCallback((q: string) => void session.search(q), [session]);
   const onRemove = useCallback((docId: string) => void session.deleteDocument(docId), [session]);
   const renderActions = useCallback(
@@ -75,6 +79,7 @@ export function LibraryPage({ session, state, ingest, onSaveDetails, onPreview, 
             : 'Files can be added once the embedding model has loaded (it sizes the chunks).'
         }
       />
+      {backup && <LibraryBackup store={backup} documents={docs.length} chunks={chunks} />}
       <SearchForm disabled={!searchable(state)} placeholder={DEMO_QUERY} onSearch={onSearch} />
       <ResultList search={state.search} />
     </div>

@@ -1,4 +1,4 @@
-import { useId, type ChangeEvent, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import type { LibraryDocument } from '../../worker/api';
 import type { LibraryState } from '../session';
 import { formatMs } from '../format';
@@ -14,23 +14,16 @@ const PHASE_LABEL = {
 
 interface Props {
   readonly library: LibraryState;
-  /** Adds files (.md, .txt); absent while adding is not possible. */
-  readonly onAddFiles?: (files: File[]) => void;
   readonly onRemove?: (docId: string) => void;
   /** More controls per document (details, preview), shown under its line. */
   readonly renderActions?: (doc: LibraryDocument) => ReactNode;
 }
 
-/** The documents in the library (stored in this browser), ingest progress, and adding files. */
-export function LibraryPanel({ library, onAddFiles, onRemove, renderActions }: Props) {
-  const inputId = useId();
-  const canAdd = onAddFiles !== undefined && (library.phase === 'ready' || library.phase === 'idle');
-  const onChange = (e: ChangeEvent<HTMLInputElement>): void => {
-    const files = [...(e.target.files ?? [])];
-    // Clear it so choosing the same file again fires another change.
-    e.target.value = '';
-    if (files.length > 0) onAddFiles?.(files);
-  };
+/**
+ * The documents in the library (stored in this browser) and the progress of a batch the worker
+ * adds on its own (the demo, an interrupted batch resumed). Files are added in `AddDocuments`.
+ */
+export function LibraryPanel({ library, onRemove, renderActions }: Props) {
   return (
     <section
       className="panel library"
@@ -76,12 +69,6 @@ export function LibraryPanel({ library, onAddFiles, onRemove, renderActions }: P
             {library.persistent === false && ' Not kept after this tab closes.'}
           </p>
         </>
-      )}
-      {onAddFiles && (
-        <p>
-          <label htmlFor={inputId}>Add documents</label>{' '}
-          <input id={inputId} type="file" multiple accept=".md,.markdown,.txt" disabled={!canAdd} onChange={onChange} />
-        </p>
       )}
     </section>
   );

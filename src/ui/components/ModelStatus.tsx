@@ -1,3 +1,5 @@
+import type { ReactNode } from 'react';
+import type { EmbedderInfo } from '../../worker/api';
 import type { ModelState } from '../session';
 import { formatBytes, formatMs } from '../format';
 import { ProgressBar } from './ProgressBar';
@@ -49,31 +51,55 @@ export function ModelStatus({ model, pageIsolated }: Props) {
         </p>
       )}
       {info && (
-        <dl className="facts">
-          <dt>Embedder</dt>
-          <dd>
-            {info.id} ({info.dim}-d, {formatBytes(info.bytes)})
-          </dd>
-          <dt>Backend</dt>
-          <dd>
-            {info.backend.name}
-            {info.backend.name === 'wasm' &&
-              `, ${info.backend.threads} thread${info.backend.threads === 1 ? '' : 's'}${info.backend.simd ? ', SIMD' : ''}`}
-          </dd>
-          <dt>Cross-origin isolated</dt>
-          <dd>
-            {info.backend.crossOriginIsolated ? 'yes' : 'no'}
-            {pageIsolated !== info.backend.crossOriginIsolated && ' (page and worker differ)'}
-          </dd>
-          <dt>Why</dt>
-          <dd>{info.backend.reason}</dd>
+        <BackendFacts info={info} pageIsolated={pageIsolated}>
           <dt>Load time</dt>
           <dd>
             download {formatMs(info.downloadMs)}, start {formatMs(info.initMs)}, first embedding{' '}
             {formatMs(info.warmupMs)}
           </dd>
-        </dl>
+        </BackendFacts>
       )}
     </section>
+  );
+}
+
+/**
+ * The embedded model's facts: which model, which TF.js backend (threads, SIMD), whether the page
+ * and the worker are cross-origin isolated, and why this backend. The Library's model panel and
+ * Settings → Device both show it.
+ */
+export function BackendFacts({
+  info,
+  pageIsolated,
+  backendTestId,
+  children,
+}: {
+  readonly info: EmbedderInfo;
+  readonly pageIsolated: boolean;
+  /** `data-testid` of the backend line (one page at a time may carry it). */
+  readonly backendTestId?: string;
+  readonly children?: ReactNode;
+}) {
+  const b = info.backend;
+  return (
+    <dl className="facts">
+      <dt>Embedder</dt>
+      <dd>
+        {info.id} ({info.dim}-d, {formatBytes(info.bytes)})
+      </dd>
+      <dt>Backend</dt>
+      <dd data-testid={backendTestId}>
+        {b.name}
+        {b.name === 'wasm' && `, ${b.threads} thread${b.threads === 1 ? '' : 's'}${b.simd ? ', SIMD' : ''}`}
+      </dd>
+      <dt>Cross-origin isolated</dt>
+      <dd>
+        {b.crossOriginIsolated ? 'yes (multithreaded WASM possible)' : 'no (single-threaded WASM)'}
+        {pageIsolated !== b.crossOriginIsolated && ' — the page and the worker differ'}
+      </dd>
+      <dt>Why this backend</dt>
+      <dd>{b.reason}</dd>
+      {children}
+    </dl>
   );
 }

@@ -1,10 +1,14 @@
 import { useEffect, useId, useState, useSyncExternalStore, type FormEvent } from 'react';
+import manifestJson from '../../../models/manifest.json';
+import { parseManifest, summarizeProfiles, type ProfileSummary } from '../../models/manifest';
 import { SOURCE_TYPES, type SourceType } from '../../core/types';
-import type { AppSettingValues, AppSettings, ProfileSummary } from '../../worker/ask-api';
+import type { AppSettingValues, AppSettings } from '../../worker/ask-api';
 import type { EmbedderInfo } from '../../worker/api';
-import { formatBytes } from '../format';
+import type { LoadedRole, ModelStatusReport, ProfileLoadResult } from '../../worker/models-api';
+import { formatBytes, formatMs } from '../format';
 import { SOURCE_TYPE_LABEL } from '../labels';
-import type { SettingsStore } from '../settings-store';
+import type { ConsentPrompt, SettingsStore } from '../settings-store';
+import { BackendFacts } from './ModelStatus';
 import { ProgressBar } from './ProgressBar';
 
 interface Props {
@@ -21,13 +25,36 @@ const ROLE_LABEL = {
   generator: 'Answer writer (generator)',
 } as const;
 
-/** Settings: model profile, device, source priors, and the selection knobs; saved in this browser. */
+const SOURCE_LABEL = {
+  bundled: 'shipped with this app',
+  'self-hosted': 'from this site',
+  hub: 'this site, else huggingface.co',
+} as const;
+
+const PROFILE_LABEL = { embedded: 'Embedded', enhanced: 'Enhanced', tiny: 'Tiny test models' } as const;
+
+/**
+ * The tiny generated test models are offered only with `?test-models` in the address: they check
+ * the plumbing (e2e tests) and write nonsense, so a user never picks them by accident.
+ */
+function testModelsRequested(): boolean {
+  return typeof location !== 'undefined' && new URLSearchParams(location.search).has('test-models');
+}
+
+let testProfiles: ProfileSummary[] | null = null;
+function tinyProfile(): ProfileSummary {
+  testProfiles ??= summarizeProfiles(parseManifest(manifestJson), ['tiny']);
+  return testProfiles[0] as ProfileSummary;
+}
+
+/** Settings: model profiles, consent for downloads, devices, source priors, the selection knobs; saved in this browser. */
 export function SettingsPage({ store, embedder, pageIsolated }: Props) {
   const state = useSyncExternalStore(store.subscribe, store.getState);
   const { settings } = state;
   // Read afresh whenever the page is shown: feedback given on the Ask page changes the λ values.
   useEffect(() => {
     void store.load();
+    return () => store.dispose();
   }, [store]);
   if (!settings) {
     return (
@@ -55,8 +82,13 @@ export function SettingsPage({ store, embedder, pageIsolated }: Props) {
       >
         {state.message?.text}
       </div>
-      <ProfileSection key={`p${version}`} settings={settings} store={store} />
-      <DeviceSection embedder={embedder ?? settings.embedder} pageIsolated={pageIsolated} store={store} />
+      <ProfileSection settings={settings} store={store} />
+      <DeviceSection
+        embedder={embedder ?? settings.embedder}
+        pageIsolated={pageIsolated}
+        models={state.models}
+        loaded={state.profileLoad.phase === 'ready' ? state.profileLoad.result : null}
+      />
       <PriorsSection key={`l${version}`} settings={settings} store={store} saving={state.saving} />
       <SelectionSection key={`s${version}`} settings={settings} store={store} saving={state.saving} />
       <section className="panel" aria-labelledby="reset-heading">
@@ -77,149 +109,321 @@ function profileSize(p: ProfileSummary): string {
   return `${estimated ? 'about ' : ''}${formatBytes(p.totalBytes)}`;
 }
 
+interface RadioControl {
+  readonly group: string;
+  readonly checked: boolean;
+  readonly onChange: () => void;
+}
+
+/** One profile: what fills each role, from where, how big, under which license (the manifest). */
+function ProfileCard({ profile, radio }: { readonly profile: ProfileSummary; readonly radio?: RadioControl }) {
+  const title = (
+    <span className="profile-name">
+      {PROFILE_LABEL[profile.name]} <span className="muted">({profileSize(profile)})</span>
+    </span>
+  );
+  return (
+    <div
+      className={`profile-option${radio?.checked ? ' chosen' : ''}`}
+      data-profile={profile.name}
+      data-testid={`profile-${profile.name}`}
+    >
+      {radio ? (
+        <label className="profile-head">
+          <input
+            type="radio"
+            name={radio.group}
+            value={profile.name}
+            checked={radio.checked}
+            onChange={radio.onChange}
+          />
+          {title}
+        </label>
+      ) : (
+        title
+      )}
+      <span className="muted profile-desc">{profile.description}</span>
+      <div className="table-scroll">
+        <table className="roles" aria-label={`${PROFILE_LABEL[profile.name]} models`}>
+          <thead>
+            <tr>
+              <th scope="col">Role</th>
+              <th scope="col">Model</th>
+              <th scope="col">Size</th>
+              <th scope="col">License</th>
+              <th scope="col">Loaded from</th>
+            </tr>
+          </thead>
+          <tbody>
+            {profile.roles.map((r) => (
+              <tr key={r.role} data-role={r.role}>
+                <th scope="row">{ROLE_LABEL[r.role]}</th>
+                {r.id ? (
+                  <>
+                    <td>
+                      <code>{r.id}</code> <span className="muted">{r.dtype}</span>
+                    </td>
+                    <td>{r.bytes !== null ? `${r.estimated ? '≈ ' : ''}${formatBytes(r.bytes)}` : '–'}</td>
+                    <td>{r.license}</td>
+                    <td>{r.source ? SOURCE_LABEL[r.source] : '–'}</td>
+                  </>
+                ) : (
+                  <td colSpan={4} className="muted">
+                    model-free method
+                  </td>
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}
+
 function ProfileSection({ settings, store }: { readonly settings: AppSettings; readonly store: SettingsStore }) {
   const state = useSyncExternalStore(store.subscribe, store.getState);
-  const [allowRemote, setAllowRemote] = useState(false);
   const name = useId();
   const chosen = settings.values.profile;
   const load = state.profileLoad;
+  const loaded = load.phase === 'ready' ? load.result.profile : null;
+  const enhanced = settings.profiles.find((p) => p.name === 'enhanced');
+  const choose = (profile: AppSettingValues['profile']): void => {
+    void store.update({ values: { profile } });
+    // Embedded needs no download: release whatever a profile loaded.
+    if (profile === 'embedded' && (loaded || load.phase === 'loading')) void store.releaseProfile();
+  };
   return (
-    <section className="panel" aria-labelledby="profile-heading">
+    <section className="panel" aria-labelledby="profile-heading" data-testid="profiles">
       <h2 id="profile-heading">Model profile</h2>
       <fieldset className="profiles">
         <legend className="visually-hidden">Model profile</legend>
         {settings.profiles.map((p) => (
-          <label key={p.name} className={`profile-option${chosen === p.name ? ' chosen' : ''}`}>
-            <input
-              type="radio"
-              name={name}
-              value={p.name}
-              checked={chosen === p.name}
-              onChange={() => void store.update({ values: { profile: p.name as AppSettingValues['profile'] } })}
-            />
-            <span className="profile-name">
-              {p.name === 'embedded' ? 'Embedded' : 'Enhanced'} <span className="muted">({profileSize(p)})</span>
-            </span>
-            <span className="muted profile-desc">{p.description}</span>
-            <ul className="roles">
-              {p.roles.map((r) => (
-                <li key={r.role}>
-                  {ROLE_LABEL[r.role]}:{' '}
-                  {r.id ? (
-                    <>
-                      <code>{r.id}</code>
-                      {r.bytes !== null && ` · ${r.estimated ? '≈ ' : ''}${formatBytes(r.bytes)}`}
-                      {r.source && ` · ${r.source}`}
-                    </>
-                  ) : (
-                    <span className="muted">model-free method</span>
-                  )}
-                </li>
-              ))}
-            </ul>
-          </label>
+          <ProfileCard
+            key={p.name}
+            profile={p}
+            radio={{
+              group: name,
+              checked: chosen === p.name,
+              onChange: () => choose(p.name as AppSettingValues['profile']),
+            }}
+          />
         ))}
       </fieldset>
-      {chosen === 'enhanced' && (
+      {chosen === 'enhanced' && enhanced && (
         <div className="profile-load">
-          <label className="check">
-            <input type="checkbox" checked={allowRemote} onChange={(e) => setAllowRemote(e.target.checked)} />
-            Allow downloading models that are not on this site from the Hugging Face Hub (the only requests that would
-            leave this page; your documents never do)
-          </label>
+          <HubConsentLine store={store} />
           <div className="inline-row">
-            <button
-              type="button"
-              disabled={load.phase === 'loading'}
-              onClick={() => void store.loadProfile('enhanced', allowRemote)}
-            >
-              Load the Enhanced models
+            <button type="button" disabled={load.phase === 'loading'} onClick={() => void store.loadProfile(enhanced)}>
+              {loaded === 'enhanced' ? 'Reload the Enhanced models' : 'Load the Enhanced models'}
             </button>
-            {load.phase === 'loading' && (
-              <button type="button" className="secondary" onClick={() => store.cancelProfileLoad()}>
-                Cancel
-              </button>
-            )}
           </div>
-          {load.phase === 'loading' && (
-            <ProgressBar
-              label={load.progress ? `Loading ${load.progress.modelId}` : 'Loading models'}
-              done={load.progress?.loadedBytes ?? 0}
-              total={load.progress?.totalBytes ?? 0}
-              bytes
-            />
-          )}
-          {load.phase === 'error' && (
-            <p className="error" role="alert">
-              The Enhanced models could not be loaded: {load.error.message}
-            </p>
-          )}
-          {load.phase === 'ready' && (
-            <ul className="roles" aria-label="Loaded models">
-              {Object.entries(load.result.roles).map(([role, r]) => (
-                <li key={role}>
-                  {ROLE_LABEL[role as keyof typeof ROLE_LABEL]}:{' '}
-                  {r
-                    ? `${r.id} on ${r.device ?? 'TF.js'}${r.fallbackReason ? ` (${r.fallbackReason})` : ''}`
-                    : 'model-free method'}
-                </li>
-              ))}
-            </ul>
-          )}
         </div>
       )}
+      {testModelsRequested() && (
+        <div className="profile-load" data-testid="test-models">
+          <ProfileCard profile={tinyProfile()} />
+          <p className="muted">For testing the model plumbing only: these models write nonsense.</p>
+          <button
+            type="button"
+            disabled={load.phase === 'loading'}
+            onClick={() => void store.loadProfile(tinyProfile())}
+          >
+            Load the tiny test models
+          </button>
+        </div>
+      )}
+      {state.consentPrompt && <HubConsent prompt={state.consentPrompt} store={store} />}
+      <LoadState store={store} />
+      <Reembedding models={state.models} />
     </section>
+  );
+}
+
+function HubConsentLine({ store }: { readonly store: SettingsStore }) {
+  const { hubConsent } = useSyncExternalStore(store.subscribe, store.getState);
+  return (
+    <p className="muted" data-testid="hub-consent" data-consent={hubConsent ? 'yes' : 'no'}>
+      {hubConsent ? (
+        <>
+          Downloads from huggingface.co are allowed for this session.{' '}
+          <button type="button" className="secondary small" onClick={() => store.revokeHubConsent()}>
+            Withdraw
+          </button>
+        </>
+      ) : (
+        'Models are read from this site first. If one is not here, you will be asked before anything is downloaded from huggingface.co.'
+      )}
+    </p>
+  );
+}
+
+/** The question before any Hub download: which models, how big, under which license. */
+function HubConsent({ prompt, store }: { readonly prompt: ConsentPrompt; readonly store: SettingsStore }) {
+  const heading = useId();
+  const total = prompt.models.reduce((a, m) => a + (m.bytes ?? 0), 0);
+  const estimated = prompt.models.some((m) => m.estimated);
+  return (
+    <div className="consent panel" role="alertdialog" aria-labelledby={heading} data-testid="hub-consent-prompt">
+      <h3 id={heading}>Download models from huggingface.co?</h3>
+      <p>
+        Some {PROFILE_LABEL[prompt.profile.name]} models are not on this site ({prompt.reason}). Evident can download
+        those of the models below that are missing from the Hugging Face Hub ({estimated ? 'up to about ' : 'up to '}
+        {formatBytes(total)}) and keep them in this browser. Only model files are requested: your documents and
+        questions never leave this page.
+      </p>
+      <ul>
+        {prompt.models.map((m) => (
+          <li key={m.role}>
+            {ROLE_LABEL[m.role]}: <code>{m.id}</code>
+            {m.bytes !== null && ` · ${m.estimated ? '≈ ' : ''}${formatBytes(m.bytes)}`} · {m.license}
+          </li>
+        ))}
+      </ul>
+      <div className="inline-row">
+        <button type="button" onClick={() => void store.allowHubDownloads()}>
+          Download from huggingface.co
+        </button>
+        <button type="button" className="secondary" onClick={() => store.declineHubDownloads()}>
+          Not now
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** Devices of the loaded roles: where each runs, and why not on an earlier device. */
+function RoleDevices({ roles }: { readonly roles: ProfileLoadResult['roles'] }) {
+  return (
+    <ul className="roles" aria-label="Loaded models" data-testid="loaded-roles">
+      {Object.entries(roles).map(([role, r]: [string, LoadedRole | null]) => (
+        <li key={role} data-role={role} data-device={r?.device ?? 'none'}>
+          {ROLE_LABEL[role as keyof typeof ROLE_LABEL]}:{' '}
+          {r
+            ? `${r.id} on ${r.device ?? 'TF.js (see Device)'}${r.runtime === 'transformers' ? `, ${formatMs(r.loadMs)}` : ''}${r.cachedFiles > 0 ? `, ${r.cachedFiles} files from the browser cache` : ''}${r.fallbackReason ? ` — fell back: ${r.fallbackReason}` : ''}`
+            : 'model-free method'}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function LoadState({ store }: { readonly store: SettingsStore }) {
+  const { profileLoad: load } = useSyncExternalStore(store.subscribe, store.getState);
+  return (
+    <div
+      data-testid="profile-load"
+      data-state={load.phase}
+      data-profile={'profile' in load ? load.profile : load.phase === 'ready' ? load.result.profile : undefined}
+    >
+      {load.phase === 'loading' && (
+        <>
+          <ProgressBar
+            label={load.progress ? `Loading ${load.progress.modelId}` : 'Loading models'}
+            done={load.progress?.loadedBytes ?? 0}
+            total={load.progress?.totalBytes ?? 0}
+            bytes
+          />
+          <button type="button" className="secondary" onClick={() => store.cancelProfileLoad()}>
+            Cancel
+          </button>
+        </>
+      )}
+      {load.phase === 'error' && (
+        <p className="error" role="alert">
+          The {PROFILE_LABEL[load.profile]} models could not be loaded: {load.error.message}
+        </p>
+      )}
+      {load.phase === 'ready' && (
+        <>
+          <p>
+            {PROFILE_LABEL[load.result.profile]} models loaded.{' '}
+            <button type="button" className="secondary small" onClick={() => void store.releaseProfile()}>
+              Release them
+            </button>
+          </p>
+          <RoleDevices roles={load.result.roles} />
+        </>
+      )}
+    </div>
+  );
+}
+
+/** The library re-embedded for a new embedder: progress, and what search does meanwhile. */
+function Reembedding({ models }: { readonly models: ModelStatusReport | null }) {
+  const r = models?.reembed;
+  if (!r || r.state === 'idle') return null;
+  return (
+    <div data-testid="reembed" data-state={r.state}>
+      {r.state === 'running' && (
+        <>
+          <p>Re-embedding your library with {r.embedderId}: until it is done, search and Ask use keywords only.</p>
+          <ProgressBar label="Passages re-embedded" done={r.done} total={r.total} />
+        </>
+      )}
+      {r.state === 'done' && r.total > 0 && (
+        <p className="muted">
+          Library re-embedded with {r.embedderId} ({r.total} passages in {formatMs(r.ms)}).
+        </p>
+      )}
+      {r.state === 'failed' && (
+        <p className="error" role="alert">
+          Re-embedding with {r.embedderId} stopped: {r.error?.message} Search uses keywords only; load the profile again
+          to retry.
+        </p>
+      )}
+    </div>
   );
 }
 
 function DeviceSection({
   embedder,
   pageIsolated,
-  store,
+  models,
+  loaded,
 }: {
   readonly embedder: EmbedderInfo | null;
   readonly pageIsolated: boolean;
-  readonly store: SettingsStore;
+  readonly models: ModelStatusReport | null;
+  readonly loaded: ProfileLoadResult | null;
 }) {
-  const { profileLoad } = useSyncExternalStore(store.subscribe, store.getState);
+  const devices = models?.devices;
   return (
     <section className="panel" aria-labelledby="device-heading" data-testid="device">
       <h2 id="device-heading">Device</h2>
+      <h3>Embedded model (TF.js)</h3>
       {embedder ? (
-        <dl className="facts">
-          <dt>Embedder</dt>
-          <dd>
-            {embedder.id} ({embedder.dim}-d)
-          </dd>
-          <dt>Backend</dt>
-          <dd data-testid="device-backend">
-            {embedder.backend.name}
-            {embedder.backend.name === 'wasm' &&
-              `, ${embedder.backend.threads} thread${embedder.backend.threads === 1 ? '' : 's'}${embedder.backend.simd ? ', SIMD' : ''}`}
-          </dd>
-          <dt>Why this backend</dt>
-          <dd>{embedder.backend.reason}</dd>
-          <dt>Cross-origin isolated</dt>
-          <dd>
-            {embedder.backend.crossOriginIsolated ? 'yes (multithreaded WASM possible)' : 'no (single-threaded WASM)'}
-            {pageIsolated !== embedder.backend.crossOriginIsolated && ' — the page and the worker differ'}
-          </dd>
-          {profileLoad.phase === 'ready' &&
-            Object.entries(profileLoad.result.roles)
-              .filter(([, r]) => r !== null && r.runtime === 'transformers')
-              .map(([role, r]) => (
-                <div key={role} className="facts-row">
-                  <dt>{ROLE_LABEL[role as keyof typeof ROLE_LABEL]}</dt>
-                  <dd>
-                    {r!.device}
-                    {r!.fallbackReason && ` — fell back: ${r!.fallbackReason}`}
-                  </dd>
-                </div>
-              ))}
-        </dl>
+        <BackendFacts info={embedder} pageIsolated={pageIsolated} backendTestId="device-backend" />
       ) : (
         <p className="muted">The embedding model is still loading.</p>
       )}
+      <h3>Transformers.js models (Enhanced)</h3>
+      {devices ? (
+        <dl className="facts" data-testid="transformers-devices">
+          <dt>WebGPU</dt>
+          <dd data-testid="webgpu" data-available={devices.webgpuUnavailable === null ? 'yes' : 'no'}>
+            {devices.webgpuUnavailable === null
+              ? 'available: models run on the GPU, WASM is the fallback'
+              : `not available, so models run on WASM: ${devices.webgpuUnavailable}`}
+          </dd>
+          <dt>WASM</dt>
+          <dd>
+            {devices.wasmThreads} thread{devices.wasmThreads === 1 ? '' : 's'}
+            {devices.cores !== null && ` on ${devices.cores} logical core${devices.cores === 1 ? '' : 's'}`}
+            {devices.crossOriginIsolated
+              ? ' (cross-origin isolated: multithreaded WASM)'
+              : ' (not cross-origin isolated: single-threaded WASM)'}
+          </dd>
+          <dt>Dense side</dt>
+          <dd data-testid="active-embedder">
+            {models.activeEmbedder ?? 'none yet'}
+            {models.denseOnHold && ' (re-embedding: keywords only until done)'}
+          </dd>
+        </dl>
+      ) : (
+        <p className="muted">Reading the devices…</p>
+      )}
+      {loaded && <RoleDevices roles={loaded.roles} />}
     </section>
   );
 }

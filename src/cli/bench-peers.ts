@@ -1,0 +1,187 @@
+/**
+ * `npm run bench -- --peers`: Evident's BM25 and the peers (`bench-systems.ts`) on the same
+ * corpora in one process — SciFact (5,183 abstracts, its 300 test claims, qrels) and synthetic
+ * libraries of 10k and 100k ~120-token chunks (SciFact sentences resampled with a seeded PRNG,
+ * queried with the SciFact test claims; no qrels) — reporting nDCG@10 and R@100 where qrels
+ * exist, build time, index memory (JS heap + ArrayBuffers after GC), query p50/p95 (top 100),
+ * and each peer's ratio to Evident. The Chromium run (`bench-browser.ts`) fills the same rows.
+ */
+import { evaluateRun, type Qrels } from '../core/eval/metrics';
+import { loadBeir } from '../node/beir';
+import { sharedPath } from '../node/shared-data';
+import { benchSystems, syntheticChunks, timeSearches, type BenchDoc, type LexicalSystem } from './bench-systems';
+
+export interface BenchCorpus {
+  /** `scifact`, `synthetic-10k`, `synthetic-100k`. */
+  readonly name: string;
+  readonly docs: readonly BenchDoc[];
+  readonly queries: readonly string[];
+  /** Query ids and judgements, where the corpus has them. */
+  readonly qids?: readonly string[];
+  readonly qrels?: Qrels;
+}
+
+/** One system × corpus × runtime: what `--json` writes (`name` is the system, Evident's `evident`). */
+export interface BenchRow {
+  readonly name: string;
+  readonly corpus: string;
+  readonly runtime: 'node' | 'chromium';
+  readonly metrics: Record<string, number>;
+  /** Why a system was not run (too slow or too large at this size). */
+  readonly skipped?: string;
+}
+
+/** SciFact sentences (the synthetic corpora's material) and its test claims. */
+export interface ScifactSource {
+  readonly sentences: readonly string[];
+  readonly scifact: BenchCorpus;
+}
+
+export async function loadScifactSource(): Promise<ScifactSource> {
+  const dataset = await loadBeir(sharedPath('datasets', 'scifact'), 'test');
+  const sentences: string[] = [];
+  for (const doc of dataset.corpus) {
+    for (const s of doc.sentences ?? doc.text.split(/(?<=[.!?])\s+/)) if (s.length > 20) sentences.push(s);
+  }
+  return {
+    sentences,
+    scifact: {
+      name: 'scifact',
+      docs: dataset.corpus.map((d) => ({ id: d.id, title: d.title, text: d.text })),
+      queries: dataset.queries.map((q) => q.text),
+      qids: dataset.queries.map((q) => q.id),
+      qrels: dataset.qrels,
+    },
+  };
+}
+
+/** A synthetic corpus of `n` chunks, queried with the first `queries` SciFact test claims. */
+export function syntheticCorpus(source: ScifactSource, n: number, queries: number): BenchCorpus {
+  return {
+    name: `synthetic-${n >= 1000 ? `${n / 1000}k` : n}`,
+    docs: syntheticChunks(source.sentences, n),
+    queries: source.scifact.queries.slice(0, queries),
+  };
+}
+
+/** nDCG@10 and R@100 of ranked ids per query, where the corpus has qrels. */
+export function quality(corpus: BenchCorpus, results: readonly (readonly string[])[]): Record<string, number> {
+  if (!corpus.qrels || !corpus.qids) return {};
+  const run = new Map(
+    corpus.qids.map((qid, i) => [qid, (results[i] ?? []).map((id, r) => ({ id, score: 1000 - r }))] as const),
+  );
+  const mean = evaluateRun(run, corpus.qrels).mean;
+  return { 'ndcg@10': mean['ndcg@10'], 'recall@100': mean['recall@100'] };
+}
+
+/** JS heap plus ArrayBuffer memory (typed arrays and WASM memories live outside the heap), after a GC. */
+export function heapMb(): number {
+  globalThis.gc?.();
+  globalThis.gc?.();
+  const m = process.memoryUsage();
+  return (m.heapUsed + m.arrayBuffers) / 2 ** 20;
+}
+
+/** Orama above this many documents is not run: its build and queries grow past minutes (see README). */
+export const ORAMA_MAX_DOCS = 20_000;
+
+export function skipReason(system: LexicalSystem, corpus: BenchCorpus): string | null {
+  if (system.name.startsWith('orama') && corpus.docs.length > ORAMA_MAX_DOCS) {
+    return `Orama is not run above ${ORAMA_MAX_DOCS / 1000}k documents: at 10k chunks it builds in tens of seconds and answers a claim in hundreds of ms, so 100k would take many minutes and GBs`;
+  }
+  return null;
+}
+
+/** Every system on every corpus, in Node, one after the other (each index dropped before the next). */
+export async function runPeersNode(
+  corpora: readonly BenchCorpus[],
+  log: (msg: string) => void = () => {},
+): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+  for (const corpus of corpora) {
+    for (const system of benchSystems()) {
+      const skipped = skipReason(system, corpus);
+      if (skipped) {
+        rows.push({ name: system.name, corpus: corpus.name, runtime: 'node', metrics: {}, skipped });
+        continue;
+      }
+      log(`${corpus.name}: ${system.name} …`);
+      const before = heapMb();
+      const t = performance.now();
+      let searcher: Awaited<ReturnType<LexicalSystem['build']>> | null = await system.build(corpus.docs);
+      const buildMs = performance.now() - t;
+      const mem = heapMb() - before;
+      const { results, latency } = await timeSearches(searcher, corpus.queries, 100);
+      searcher = null;
+      rows.push({
+        name: system.name,
+        corpus: corpus.name,
+        runtime: 'node',
+        metrics: {
+          ...quality(corpus, results),
+          build_ms: buildMs,
+          heap_mb: mem,
+          query_p50_ms: latency.p50,
+          query_p95_ms: latency.p95,
+          queries: corpus.queries.length,
+        },
+      });
+    }
+  }
+  return withRatios(rows);
+}
+
+/** Adds each row's ratio to Evident's row of the same corpus and runtime (peer ÷ Evident). */
+export function withRatios(rows: readonly BenchRow[]): BenchRow[] {
+  return rows.map((r) => {
+    const base = rows.find((b) => b.name === 'evident' && b.corpus === r.corpus && b.runtime === r.runtime);
+    if (!base || r.skipped || r === base) return r;
+    const ratio = (k: string): Record<string, number> => {
+      const a = r.metrics[k];
+      const b = base.metrics[k];
+      return a !== undefined && b !== undefined && b > 0 ? { [`${k.replace(/_ms$|_mb$/, '')}_ratio`]: a / b } : {};
+    };
+    return {
+      ...r,
+      metrics: {
+        ...r.metrics,
+        ...ratio('query_p50_ms'),
+        ...ratio('query_p95_ms'),
+        ...ratio('build_ms'),
+        ...ratio('heap_mb'),
+      },
+    };
+  });
+}
+
+const ratio = (x: number | undefined): string =>
+  x === undefined || Number.isNaN(x) ? '—' : `${x >= 10 ? x.toFixed(0) : x >= 1 ? x.toFixed(1) : x.toFixed(2)}×`;
+
+const fmt = (x: number | undefined, digits = 2): string =>
+  x === undefined || Number.isNaN(x)
+    ? '—'
+    : Math.abs(x) >= 100
+      ? x.toFixed(0)
+      : Math.abs(x) >= 10
+        ? x.toFixed(1)
+        : x.toFixed(digits);
+
+/** Markdown table of one runtime's rows, one block per corpus. */
+export function peersTable(rows: readonly BenchRow[], title: string): string {
+  const out = [`\n${title}`];
+  out.push(
+    '| corpus | system | nDCG@10 | R@100 | build | index memory | p50 | p95 | p95 ÷ Evident | build ÷ Evident | memory ÷ Evident |',
+  );
+  out.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const r of rows) {
+    if (r.skipped) {
+      out.push(`| ${r.corpus} | ${r.name} | skipped: ${r.skipped} |||||||||`);
+      continue;
+    }
+    const m = r.metrics;
+    out.push(
+      `| ${r.corpus} | ${r.name} | ${m['ndcg@10'] === undefined ? '—' : m['ndcg@10'].toFixed(4)} | ${m['recall@100'] === undefined ? '—' : m['recall@100'].toFixed(4)} | ${fmt((m.build_ms ?? NaN) / 1000)} s | ${fmt(m.heap_mb, 1)} MB | ${fmt(m.query_p50_ms)} ms | ${fmt(m.query_p95_ms)} ms | ${r.name === 'evident' ? '1' : ratio(m.query_p95_ratio)} | ${r.name === 'evident' ? '1' : ratio(m.build_ratio)} | ${r.name === 'evident' ? '1' : ratio(m.heap_ratio)} |`,
+    );
+  }
+  return out.join('\n');
+}

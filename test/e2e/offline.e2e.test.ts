@@ -1,0 +1,165 @@
+/**
+ * Offline, under a base path, in a real Chromium: the app is built here with `base: '/evident/'`
+ * (the real vite.config.ts otherwise) and served by its own `vite preview`. After a first visit
+ * the service worker controls the page; then the browser context goes offline AND the server is
+ * shut down, the page reloads, and the app still starts (model, runtimes and shell from the
+ * service worker's cache, still cross-origin isolated), adds a Markdown file and answers a
+ * question about it with a citation. Every response after going offline came from the service
+ * worker.
+ */
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { build, preview, type PreviewServer } from 'vite';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { LOCAL_SCHEMES, launchChromium } from './browser';
+
+const ctx = inject('e2e');
+if (ctx.skip) console.warn(`[e2e] ${ctx.skip}`);
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const BASE = '/evident/';
+
+const POLICY = `# Field equipment policy
+
+## Laptops
+
+Staff may borrow a field laptop for up to 14 calendar days at a time. A longer loan needs the
+written approval of the operations manager.
+
+## Satellite phones
+
+Satellite phones are issued only for trips to regions without mobile coverage, and must be
+returned within two days of the trip's end.
+`;
+
+describe.skipIf(ctx.skip !== null)('offline after a first visit, under a base path (Chromium)', () => {
+  let outDir: string;
+  let server: PreviewServer | null = null;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let url: string;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    outDir = await mkdtemp(join(tmpdir(), 'evident-offline-e2e-'));
+    const configFile = join(ROOT, 'vite.config.ts');
+    // The e2e global setup already copied the public assets.
+    await build({
+      root: ROOT,
+      configFile,
+      base: BASE,
+      mode: 'production',
+      logLevel: 'warn',
+      build: { outDir, emptyOutDir: true },
+    });
+    server = await preview({
+      root: ROOT,
+      configFile,
+      base: BASE,
+      logLevel: 'warn',
+      build: { outDir },
+      preview: { host: '127.0.0.1', port: 0, open: false },
+    });
+    url = server.resolvedUrls?.local[0] ?? '';
+    expect(new URL(url).pathname).toBe(BASE);
+    browser = await launchChromium();
+    context = await browser.newContext({ viewport: { width: 1100, height: 1200 } });
+    page = await context.newPage();
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    await mkdir('test-results', { recursive: true });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    if (outDir) await rm(outDir, { recursive: true, force: true });
+  });
+
+  const ready = async (): Promise<void> => {
+    await page.locator('[data-testid="model-status"][data-state="ready"]').waitFor({ timeout: 180_000 });
+    await page.locator('[data-testid="library"][data-state="ready"]').waitFor({ timeout: 180_000 });
+  };
+
+  it('starts, adds a Markdown file and answers with a citation with no network at all', async () => {
+    await page.goto(url);
+    await ready();
+    // The service worker installs (precaching everything), activates and claims the page.
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+      if (!navigator.serviceWorker.controller) {
+        await new Promise((r) => navigator.serviceWorker.addEventListener('controllerchange', r, { once: true }));
+      }
+    });
+    const scope = await page.evaluate(async () => (await navigator.serviceWorker.ready).scope);
+    expect(new URL(scope).pathname).toBe(BASE);
+    await page.getByTestId('offline-ready').waitFor({ timeout: 10_000 });
+    const cached = await page.evaluate(async () => {
+      const names = await caches.keys();
+      const name = names.find((n) => n.startsWith('evident-precache:'));
+      const keys = name ? await (await caches.open(name)).keys() : [];
+      return { names, urls: keys.map((r) => new URL(r.url).pathname) };
+    });
+    expect(cached.names.filter((n) => n.startsWith('evident-precache:/evident/:'))).toHaveLength(1);
+    for (const path of ['index.html', 'models/use-lite/group1-shard1of7', 'vendor/tfjs/tfjs-backend-wasm-simd.wasm'])
+      expect(cached.urls).toContain(`${BASE}${path}`);
+    expect(cached.urls.some((u) => /\/assets\/worker-[^/]+\.js$/.test(u))).toBe(true);
+
+    // No network: the context is offline and the server is gone.
+    await context.setOffline(true);
+    await server!.close();
+    server = null;
+    const responses: { url: string; fromServiceWorker: boolean }[] = [];
+    context.on('response', (r) => responses.push({ url: r.url(), fromServiceWorker: r.fromServiceWorker() }));
+    await page.reload();
+    await ready();
+    expect(await page.evaluate(() => self.crossOriginIsolated)).toBe(true);
+    expect(await page.getByTestId('model-status').getAttribute('data-isolated')).toBe('yes');
+    expect(await page.getByTestId('library').getAttribute('data-source')).toBe('stored');
+
+    await page.getByLabel('Add documents').setInputFiles({
+      name: 'field-equipment.md',
+      mimeType: 'text/markdown',
+      buffer: Buffer.from(POLICY, 'utf8'),
+    });
+    await page
+      .locator('ul.jobs > li[data-file-name="field-equipment.md"][data-job-status="done"]')
+      .waitFor({ timeout: 120_000 });
+    await page.getByTestId('library').locator('li[data-doc-id="file:field-equipment.md"]').waitFor();
+
+    await page.getByRole('tab', { name: 'Ask' }).click();
+    await page.getByLabel('Your question').fill('For how many days can staff borrow a field laptop?');
+    await page.getByRole('button', { name: 'Ask', exact: true }).click();
+    await page
+      .getByTestId('ask-status')
+      .getByText(/Answered in/)
+      .waitFor({ timeout: 120_000 });
+    const outcome = await page.getByTestId('ask-result').getAttribute('data-outcome');
+    expect(['supported', 'partial']).toContain(outcome);
+    expect(await page.getByTestId('answer-text').innerText()).toMatch(/14 calendar days/);
+    const mdSources = await page
+      .getByTestId('sources')
+      .locator('li.source[data-doc-id="file:field-equipment.md"]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-citation')));
+    const cites = await page
+      .getByTestId('answer-text')
+      .locator('button.cite')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-citation')));
+    expect(
+      cites.some((c) => mdSources.includes(c)),
+      `cites ${cites.join(',')}; Markdown sources ${mdSources.join(',')}`,
+    ).toBe(true);
+    await page.screenshot({ path: 'test-results/offline-ask-desktop.png', fullPage: true });
+
+    // Everything the page and its workers received after going offline came from the service worker.
+    const served = responses.filter((r) => !LOCAL_SCHEMES.some((s) => r.url.startsWith(s)));
+    expect(served.length).toBeGreaterThan(10);
+    expect(served.filter((r) => !r.fromServiceWorker)).toEqual([]);
+    expect(served.some((r) => r.url.endsWith(`${BASE}models/use-lite/group1-shard1of7`))).toBe(true);
+    expect(pageErrors).toEqual([]);
+    console.log(`[e2e offline] ${served.length} responses after going offline, all from the service worker`);
+  });
+});
