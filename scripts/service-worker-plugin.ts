@@ -6,7 +6,9 @@
  * hashes every precached file's path and content, so each build gets its own cache and the
  * browser sees a changed `sw.js` whenever anything it serves offline changed.
  *
- * Production builds only (`apply: 'build'`); the dev server registers no service worker.
+ * Builds only (`apply: 'build'`): it also defines `__EVIDENT_SERVICE_WORKER__`, which tells the
+ * page to register the worker. The dev server defines nothing, so it registers none. (Not
+ * `import.meta.env.PROD`: that follows NODE_ENV, which is `test` when the e2e suite builds.)
  */
 import { createHash } from 'node:crypto';
 import { readFile, readdir, writeFile } from 'node:fs/promises';
@@ -52,6 +54,9 @@ export function serviceWorkerPlugin(options: { readonly entry: string }): Plugin
   return {
     name: 'evident:service-worker',
     apply: 'build',
+    config() {
+      return { define: { __EVIDENT_SERVICE_WORKER__: JSON.stringify(SERVICE_WORKER_FILE) } };
+    },
     configResolved(config) {
       root = config.root;
     },

@@ -22,7 +22,9 @@ import {
   runAblation,
   SCIFACT_SELECTION,
   selectionCandidates,
+  verificationCost,
   windowAbstract,
+  type AblationConfig,
   type AblationReport,
   type AblationRow,
 } from './ablation';
@@ -167,6 +169,19 @@ describe('candidate grouping', () => {
 
 // ---------------------------------------------------------------------------------------------
 // The issue's targets on the SciFact test split
+describe('verificationCost', () => {
+  const config = (name: AblationConfig['name'], f1: number): AblationConfig => ({
+    name,
+    metrics: { precision: 0, recall: 0, f1, docs: 0, tokens: 0, sentence_recall: 0, queries: 1, evidenceQueries: 0 },
+  });
+  it('is the F1 of the packet without verify minus the F1 after abstention, null without both rows', () => {
+    expect(
+      verificationCost([config('full packet, no verify', 0.55), config('full packet + abstention', 0.542)]),
+    ).toBeCloseTo(0.008, 10);
+    expect(verificationCost([config('full packet', 0.55)])).toBeNull();
+  });
+});
+
 // ---------------------------------------------------------------------------------------------
 
 // Dense vectors come from the embedding cache. A cold cache embeds ~29k chunks (and 300 claims)
@@ -217,20 +232,43 @@ describeShared(
       expect(ablationJson(report)).toEqual({
         dataset: 'scifact',
         split: 'test',
-        configs: ['top-1', 'top-3', 'top-5', 'top-10', 'elbow', '+expand', '+dedup', '+mmr', 'full packet'].map(
-          (name) => ({
-            name,
-            metrics: {
-              precision: expect.any(Number),
-              recall: expect.any(Number),
-              f1: expect.any(Number),
-              docs: expect.any(Number),
-              tokens: expect.any(Number),
-              sentence_recall: expect.any(Number),
-            },
-          }),
-        ),
+        configs: [
+          'top-1',
+          'top-3',
+          'top-5',
+          'top-10',
+          'elbow',
+          '+expand',
+          '+dedup',
+          '+mmr',
+          'full packet, no verify',
+          'full packet',
+          'full packet + abstention',
+        ].map((name) => ({
+          name,
+          metrics: {
+            precision: expect.any(Number),
+            recall: expect.any(Number),
+            f1: expect.any(Number),
+            docs: expect.any(Number),
+            tokens: expect.any(Number),
+            sentence_recall: expect.any(Number),
+          },
+          ...(name === 'full packet + abstention' ? { abstained: expect.any(Number) } : {}),
+        })),
       });
+    });
+
+    // Issue target. Every test claim has relevant abstracts: an abstention there withholds evidence
+    // the user needed, and a packet the verifier changed can lose a relevant abstract.
+    it('target: the verifier and abstention cost at most 0.01 of selection F1 on answerable claims', () => {
+      const cost = verificationCost(report.configs);
+      expect(cost).not.toBeNull();
+      expect(cost!).toBeLessThanOrEqual(0.01);
+      // The row is real: the app does abstain on some claims, and a withheld claim selects nothing.
+      const abstained = report.configs.find((c) => c.name === 'full packet + abstention')!.abstained!;
+      expect(abstained).toBeGreaterThan(0);
+      expect(row('full packet + abstention').docs).toBeLessThan(row('full packet').docs);
     });
 
     it('target: the full packet selects fewer documents than top-3 on average', () => {

@@ -19,8 +19,13 @@
  * - `elbow`: pool → priors → elbow cutoff → pack;
  * - `+expand`: then ±1 neighbour expansion (the profile's expansion when it has one);
  * - `+dedup`, `+mmr`: then dedup, then MMR, each added to the row above;
+ * - `full packet, no verify`: `selectEvidence` with the profile and the verify stage off;
  * - `full packet`: `selectEvidence` with the profile — the engine as the app runs it (rationale
- *   pairing and coverage bonus, verify on). It does not expand: see `SCIFACT_SELECTION`.
+ *   pairing and coverage bonus, verify on). It does not expand: see `SCIFACT_SELECTION`;
+ * - `full packet + abstention`: the full packet, the extractive answer and the abstention decision
+ *   (src/worker/ask.ts's path): a claim the app abstains on selects nothing. Every SciFact test
+ *   claim has relevant abstracts, so this row is what verification and abstention cost on
+ *   answerable claims (`verificationCost`: the issue allows 0.01 of F1).
  *
  * Measured (USE lite, BM25 k1 1.2 b 0.75; F1 / recall / docs / tokens / sentence recall):
  *
@@ -430,8 +435,17 @@ export const SCIFACT_SELECTION: SelectionProfile = Object.freeze({
 export const TOP_KS = [1, 3, 5, 10] as const;
 export const SELECTION_ROWS = ['elbow', '+expand', '+dedup', '+mmr', 'full packet, no verify', 'full packet'] as const;
 export type SelectionRow = (typeof SELECTION_ROWS)[number];
-export type AblationRow = `top-${number}` | SelectionRow;
-export const ABLATION_ROWS: readonly AblationRow[] = [...TOP_KS.map((k) => `top-${k}` as const), ...SELECTION_ROWS];
+/**
+ * The full packet as the user sees it after the abstention decision: a claim the app abstains on
+ * selects nothing (a stated conflict still shows both sides' passages and counts as selected).
+ */
+export const ABSTENTION_ROW = 'full packet + abstention';
+export type AblationRow = `top-${number}` | SelectionRow | typeof ABSTENTION_ROW;
+export const ABLATION_ROWS: readonly AblationRow[] = [
+  ...TOP_KS.map((k) => `top-${k}` as const),
+  ...SELECTION_ROWS,
+  ABSTENTION_ROW,
+];
 
 /** One query, ready for selection. */
 export interface PreparedQuery {
@@ -580,6 +594,19 @@ export function measurePacked(
 export interface AblationConfig {
   readonly name: AblationRow;
   readonly metrics: SelectionMetrics;
+  /** Claims the app abstained on (the abstention row only). */
+  readonly abstained?: number;
+}
+
+/**
+ * What the verifier and the abstention decision cost in selection F1: the full packet without the
+ * verify stage against the full packet after abstention (null when either row was not run).
+ */
+export function verificationCost(configs: readonly AblationConfig[]): number | null {
+  const f1 = (name: AblationRow): number | undefined => configs.find((c) => c.name === name)?.metrics.f1;
+  const before = f1('full packet, no verify');
+  const after = f1(ABSTENTION_ROW);
+  return before === undefined || after === undefined ? null : before - after;
 }
 
 /** Runs `rows` over the prepared queries (top-k rows on the ungrouped ranking, selection rows on `selectionCandidates`). */
@@ -594,17 +621,28 @@ export async function measureRows(
   const out: AblationConfig[] = [];
   for (const row of rows) {
     const per: QuerySelectionMetrics[] = [];
+    let abstained = 0;
     for (const q of queries) {
       const top = /^top-(\d+)$/u.exec(row);
       let packed: Packed;
       if (top) packed = topK(q, Number(top[1]), data, profile.selection.pack);
-      else if ((SELECTION_ROWS as readonly string[]).includes(row)) {
+      else if (row === ABSTENTION_ROW) {
+        const candidates = selectionCandidates(q.candidates, profile.candidates);
+        const a = await answerQuery({ ...q, candidates }, data, profile.selection);
+        const withheld = a.decision.abstain && a.decision.reason !== 'conflict';
+        if (withheld) abstained++;
+        packed = withheld ? { sources: [], tokens: 0 } : packedOf(a.packet);
+      } else if ((SELECTION_ROWS as readonly string[]).includes(row)) {
         const candidates = selectionCandidates(q.candidates, profile.candidates);
         packed = await selectRow({ ...q, candidates }, row as SelectionRow, data, profile.selection);
       } else throw new EvidentError('invalid_option', `Unknown ablation row "${row}".`);
       per.push(measurePacked(packed, qrels.get(q.id) ?? new Map(), gold.get(q.id), data.units));
     }
-    out.push({ name: row, metrics: meanSelectionMetrics(per) });
+    out.push({
+      name: row,
+      metrics: meanSelectionMetrics(per),
+      ...(row === ABSTENTION_ROW ? { abstained } : {}),
+    });
   }
   return out;
 }
@@ -726,6 +764,7 @@ export function ablationJson(report: AblationReport): object {
     configs: report.configs.map((c) => ({
       name: c.name,
       metrics: Object.fromEntries(SELECTION_METRIC_NAMES.map((m) => [m, c.metrics[m]])),
+      ...(c.abstained !== undefined ? { abstained: c.abstained } : {}),
     })),
   };
 }
@@ -772,6 +811,14 @@ export async function ablationMain(argv: readonly string[]): Promise<number> {
       `${report.dataset} / ${report.split}: ${report.queries} queries (${report.evidenceQueries} with gold rationale sentences)`,
     );
     console.log(formatAblationTable(report));
+    const cost = verificationCost(report.configs);
+    const abst = report.configs.find((c) => c.name === ABSTENTION_ROW)?.abstained;
+    if (cost !== null) {
+      console.log(
+        `verifier + abstention cost in F1 (full packet, no verify → full packet + abstention): ${cost.toFixed(4)}; ` +
+          `abstained on ${abst ?? 0} of ${report.queries} claims.`,
+      );
+    }
     const c = SCIFACT_SELECTION.candidates;
     console.log(
       `candidates: ${c.mode} (document weight ${c.docWeight}, dense weight ${c.denseWeight}); ` +

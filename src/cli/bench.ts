@@ -11,6 +11,9 @@
  *   --startup    a stored 10k / 100k-chunk library in the real app in Chromium: time to
  *                searchable (lexical) and fully loaded (`bench-startup.ts`)
  *   --embed      the embedded USE-lite model, inputs/s at batch 1, 8, 32 on ~120-token chunks
+ *   --embed-browser  the same in a Chromium worker, single vs multithreaded WASM (cross-origin
+ *                isolated or not), load time cold and warm, memory (`bench-embed-browser.ts`)
+ *   --tune-peers the SciFact TRAIN grid the peers' best settings were chosen on (`bench-systems.ts`)
  *   --browser    also runs --peers / --dense / --fullquery inside headless Chromium (a worker,
  *                the same code, WASM SIMD for the scan; `bench-browser.ts`)
  *
@@ -29,21 +32,30 @@
 import { writeFileSync } from 'node:fs';
 import { loadUseEmbedderNode } from '../node/use-node';
 import { benchEmbedding } from './bench-embed';
+import { embedBrowserTable, runEmbedBrowserBench, type EmbedBrowserResult } from './bench-embed-browser';
 import { runBrowserBench, type BrowserBenchResult } from './bench-browser';
-import { buildLibrary, runFullQueries, scanReport, syntheticLibrary, type FullQueryReport, type ScanReport } from './bench-fullquery';
+import {
+  buildLibrary,
+  runFullQueries,
+  scanReport,
+  syntheticLibrary,
+  type FullQueryReport,
+  type ScanReport,
+} from './bench-fullquery';
 import {
   heapMb,
   loadScifactSource,
   peersTable,
   runPeersNode,
   syntheticCorpus,
+  tunePeers,
   type BenchCorpus,
   type BenchRow,
 } from './bench-peers';
 import { runStartup, type StartupResult } from './bench-startup';
 import { syntheticChunks } from './bench-systems';
 
-const SECTIONS = ['peers', 'dense', 'fullquery', 'startup', 'embed'] as const;
+const SECTIONS = ['peers', 'dense', 'fullquery', 'startup', 'embed', 'embed-browser', 'tune-peers'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Args {
@@ -106,7 +118,7 @@ function parseArgs(argv: readonly string[]): Args {
   }
   const all = chosen.size === 0;
   if (all) {
-    for (const s of SECTIONS) chosen.add(s);
+    for (const s of SECTIONS) if (s !== 'tune-peers') chosen.add(s);
     if (!args.corporaSet) args.corpora = ['scifact', 10_000];
     if (!args.startupSet) args.startupChunks = [10_000];
   }
@@ -157,7 +169,13 @@ function fullQueryTable(rows: readonly FullQueryRow[]): string {
       `| ${r.runtime} | ${r.chunks.toLocaleString('en')} | ${f(r.report.latency.p50)} / ${f(r.report.latency.p95)} ms | ${f(s.lexical ?? NaN)} ms | ${f(s.dense ?? NaN)} ms | ${f(s.fuse ?? NaN)} ms | ${f(s.select ?? NaN)} (${f(s['select.verify'] ?? NaN)}) ms | ${f(r.indexMb, 1)} MiB | ${mib(raw)} | ${f((r.indexMb * 2 ** 20) / raw)}× | ${f(r.bm25BuildMs / 1000)} s | ${f(r.denseBuildMs / 1000)} s |`,
     );
   }
-  out.push('(stage times are means; selection stages: ' + Object.keys(rows[0]?.report.stages ?? {}).filter((k) => k.startsWith('select.')).join(', ') + ')');
+  out.push(
+    '(stage times are means; selection stages: ' +
+      Object.keys(rows[0]?.report.stages ?? {})
+        .filter((k) => k.startsWith('select.'))
+        .join(', ') +
+      ')',
+  );
   return out.join('\n');
 }
 
@@ -175,8 +193,10 @@ async function main(): Promise<void> {
     startup?: StartupResult[];
     chromium?: Record<string, unknown>;
     embed?: { batch: number; inputsPerSec: number }[];
+    embedBrowser?: EmbedBrowserResult;
   } = { configs: [], dense: [], fullQuery: [] };
 
+  if (args.sections.has('tune-peers')) console.log(await tunePeers(log));
   if (args.sections.has('peers')) {
     const corpora: BenchCorpus[] = args.corpora.map((c) =>
       c === 'scifact' ? source.scifact : syntheticCorpus(source, c, args.queries),
@@ -203,7 +223,8 @@ async function main(): Promise<void> {
     const lib = syntheticLibrary(source.sentences, n);
     const before = heapMb();
     const built = buildLibrary(lib, 512);
-    const indexMb = heapMb() - before;
+    // Heap + ArrayBuffers after GC do not count WASM memories: the vectors' is added.
+    const indexMb = heapMb() - before + built.dense.wasmBytes / 2 ** 20;
     const report = await runFullQueries(built, source.scifact.queries.slice(0, args.fullQueryQueries));
     out.fullQuery.push({
       runtime: 'node',
@@ -234,9 +255,8 @@ async function main(): Promise<void> {
   }
 
   if (args.sections.has('startup')) {
-    out.startup = await runStartup(
-      { sizes: args.startupChunks, runs: args.runs, node: args.startupNode },
-      (msg) => console.log(msg),
+    out.startup = await runStartup({ sizes: args.startupChunks, runs: args.runs, node: args.startupNode }, (msg) =>
+      console.log(msg),
     );
   }
 
@@ -246,9 +266,24 @@ async function main(): Promise<void> {
     const loadMs = performance.now() - t;
     const texts = syntheticChunks(source.sentences, 256, 3).map((d) => d.text);
     out.embed = await benchEmbedding(embedder, texts);
-    console.log(`\nembedding, USE-lite on ${backend.backend} (threads ${backend.threads}), ~120-token chunks; load ${f(loadMs)} ms`);
+    console.log(
+      `\nembedding, USE-lite on ${backend.backend} (threads ${backend.threads}), ~120-token chunks; load ${f(loadMs)} ms`,
+    );
     for (const r of out.embed) console.log(`  batch ${r.batch}: ${f(r.inputsPerSec)} inputs/s`);
     embedder.dispose();
+  }
+
+  if (args.sections.has('embed-browser')) {
+    const res = await runEmbedBrowserBench({ log });
+    if (typeof res === 'string')
+      console.log(`
+Chromium: ${res}`);
+    else {
+      out.embedBrowser = res;
+      console.log(`
+embedding, USE-lite in a Chromium worker (inputs/s, ~120-token chunks)
+${embedBrowserTable(res)}`);
+    }
   }
 
   const peak = process.resourceUsage().maxRSS / 1024;
@@ -261,7 +296,12 @@ async function main(): Promise<void> {
 
 function printBrowser(
   res: BrowserBenchResult,
-  out: { configs: BenchRow[]; dense: { runtime: string; n: number; r: ScanReport }[]; fullQuery: FullQueryRow[]; chromium?: Record<string, unknown> },
+  out: {
+    configs: BenchRow[];
+    dense: { runtime: string; n: number; r: ScanReport }[];
+    fullQuery: FullQueryRow[];
+    chromium?: Record<string, unknown>;
+  },
   args: Args,
 ): void {
   out.chromium = res.info;

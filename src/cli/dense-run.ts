@@ -10,7 +10,7 @@
  *   "Deeper Text Understanding for IR with Contextual Neural Language Modeling");
  * - `maxsent`: the title and each sentence as separate units, best unit wins.
  */
-import { FlatIndex } from '../core/dense/flat-index';
+import { FlatIndex, type Quantization } from '../core/dense/flat-index';
 import type { Run } from '../core/eval/metrics';
 import type { Hit } from '../core/types';
 import type { Embedder } from '../models/embedder';
@@ -81,6 +81,7 @@ export async function denseRun(
   strategy: DenseStrategy,
   depth: number,
   log: (msg: string) => void,
+  quantization: Quantization = 'none',
 ): Promise<Run> {
   const embedder = await getEmbedder(log);
   const texts: string[] = [];
@@ -106,7 +107,12 @@ export async function denseRun(
     { onProgress: progress(log, 'embed queries') },
   );
 
-  const index = new FlatIndex({ dim: embedder.dim, metric: 'dot', initialCapacity: Math.max(1, texts.length) });
+  const index = new FlatIndex({
+    dim: embedder.dim,
+    metric: 'dot',
+    initialCapacity: Math.max(1, texts.length),
+    quantization,
+  });
   index.addMany(
     texts.map((_, i) => String(i)),
     docVectors,

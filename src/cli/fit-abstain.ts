@@ -206,14 +206,20 @@ export function chooseThreshold(examples: readonly Example[], model: AbstentionM
 /** Most selection F1 that abstention may cost on the answerable training claims (see the file comment). */
 export const F1_COST_BUDGET = 0.005;
 
+/**
+ * Whether the app withholds the evidence: a rule abstains, or the model is below `t`. A stated
+ * conflict is no abstention here: the answer shows both sides with their passages.
+ */
+function withholds(s: AbstentionSignals, model: AbstentionModel, t: number): boolean {
+  const rule = ruleOf(s);
+  return rule !== null ? rule !== 'conflict' : pCorrect(s, model) < t;
+}
+
 /** Selection F1 lost on the answerable claims when everything below `t` (or decided by a rule) abstains. */
 export function f1Cost(examples: readonly Example[], model: AbstentionModel, t: number): number {
   const answerable = examples.filter((e) => e.source === 'scifact');
   if (answerable.length === 0) return 0;
-  const lost = answerable.reduce(
-    (a, e) => a + (ruleOf(e.signals) !== null || pCorrect(e.signals, model) < t ? e.f1 : 0),
-    0,
-  );
+  const lost = answerable.reduce((a, e) => a + (withholds(e.signals, model, t) ? e.f1 : 0), 0);
   return lost / answerable.length;
 }
 

@@ -11,7 +11,7 @@
  *   closed, so a page never loses the older chunks it may still load lazily.
  *
  * Built by Vite as its own entry (`scripts/service-worker-plugin.ts`), which writes the manifest
- * in place of `__EVIDENT_PRECACHE__`. Registered by the page in production builds only.
+ * in place of `__EVIDENT_PRECACHE__`. Registered by the page (`src/ui/service-worker.ts`) in built apps only.
  */
 import {
   SHELL,

@@ -1,8 +1,10 @@
 import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import type { DocumentMetaPatch } from '../core/library-format';
 import type { AskStore } from './ask-store';
+import type { BenchmarkStore } from './benchmark-store';
 import type { BackupStore } from './backup-store';
 import { AskPage } from './components/AskPage';
+import { BenchmarkPage } from './components/BenchmarkPage';
 import { Header } from './components/Header';
 import { LibraryPage } from './components/LibraryPage';
 import { Notices } from './components/Notices';
@@ -16,15 +18,16 @@ import type { SettingsStore } from './settings-store';
 import { toErrorValue } from './store';
 import type { WorkerClient } from './worker-client';
 
-export type Page = 'library' | 'ask' | 'settings';
+export type Page = 'library' | 'ask' | 'settings' | 'benchmark';
 
 const PAGES: readonly TabSpec<Page>[] = [
   { id: 'library', label: 'Library' },
   { id: 'ask', label: 'Ask' },
   { id: 'settings', label: 'Settings' },
+  { id: 'benchmark', label: 'Benchmark' },
 ];
 
-/** The page a URL hash names (#library, #ask, #settings), or null for any other hash. */
+/** The page a URL hash names (#library, #ask, #settings, #benchmark), or null for any other hash. */
 export function pageFromHash(hash: string): Page | null {
   const id = hash.replace(/^#/, '');
   return PAGES.some((p) => p.id === id) ? (id as Page) : null;
@@ -37,10 +40,11 @@ export interface AppProps {
   /** Library export / import (absent: the Library page shows no backup panel). */
   readonly backup?: BackupStore;
   readonly settings: SettingsStore;
+  readonly benchmark: BenchmarkStore;
   readonly client: Pick<WorkerClient, 'readDocument' | 'updateDocumentMeta'>;
 }
 
-export function App({ session, ask, ingest, backup, settings, client }: AppProps) {
+export function App({ session, ask, ingest, backup, settings, benchmark, client }: AppProps) {
   const state = useSyncExternalStore(session.subscribe, session.getState);
   const [page, setPage] = useState<Page>(
     () => pageFromHash(typeof location === 'undefined' ? '' : location.hash) ?? 'library',
@@ -141,6 +145,7 @@ export function App({ session, ask, ingest, backup, settings, client }: AppProps
                 pageIsolated={state.pageIsolated}
               />
             )}
+            {p.id === 'benchmark' && <BenchmarkPage store={benchmark} modelReady={state.model.phase === 'ready'} />}
           </section>
         ))}
       </main>

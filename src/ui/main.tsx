@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { AskStore } from './ask-store';
 import { BackupStore } from './backup-store';
+import { BenchmarkStore } from './benchmark-store';
 import { DEMO_DOCUMENTS } from './demo';
 import { IngestStore } from './ingest-store';
 import { EvidentSession } from './session';
@@ -18,18 +19,27 @@ const ask = new AskStore(client);
 const ingest = new IngestStore(client, { onLibraryChanged: () => void session.refreshLibrary() });
 const backup = new BackupStore(client, { onLibraryChanged: () => void session.refreshLibrary() });
 const settings = new SettingsStore(client);
+const benchmark = new BenchmarkStore(client);
 client.subscribe((e) => {
   // A restarted worker has reloaded the library but not the settings it reports.
   if (e.type === 'restarted') void settings.load();
 });
 void session.start();
-// Offline use after the first visit (production builds; the dev server has no service worker).
-if (import.meta.env.PROD) registerServiceWorker(import.meta.env.BASE_URL);
+// Offline use after the first visit (built app only; the dev server has no service worker).
+registerServiceWorker(import.meta.env.BASE_URL);
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 createRoot(root).render(
   <StrictMode>
-    <App session={session} ask={ask} ingest={ingest} backup={backup} settings={settings} client={client} />
+    <App
+      session={session}
+      ask={ask}
+      ingest={ingest}
+      backup={backup}
+      settings={settings}
+      benchmark={benchmark}
+      client={client}
+    />
   </StrictMode>,
 );

@@ -4,11 +4,20 @@
  */
 import { useSyncExternalStore } from 'react';
 
-/** Registers `${base}sw.js` for the scope `base` once the page has loaded. Quiet where unsupported. */
+/** The service worker's file name, defined by the build (scripts/service-worker-plugin.ts); absent in dev. */
+declare const __EVIDENT_SERVICE_WORKER__: string | undefined;
+
+/**
+ * Registers the build's service worker for the scope `base` once the page has loaded. Does
+ * nothing under the dev server (no service worker is built) or where service workers are
+ * unsupported.
+ */
 export function registerServiceWorker(base: string): void {
+  if (typeof __EVIDENT_SERVICE_WORKER__ === 'undefined') return;
   if (typeof navigator === 'undefined' || !('serviceWorker' in navigator)) return;
+  const file = __EVIDENT_SERVICE_WORKER__;
   const register = (): void => {
-    navigator.serviceWorker.register(`${base}sw.js`, { scope: base }).catch((err: unknown) => {
+    navigator.serviceWorker.register(`${base}${file}`, { scope: base }).catch((err: unknown) => {
       // Without it the app still works online; only offline use is lost.
       console.warn(`Offline use is unavailable: ${err instanceof Error ? err.message : String(err)}`);
     });
@@ -24,7 +33,9 @@ function subscribe(listener: () => void): () => void {
 }
 
 function controlled(): boolean {
-  return typeof navigator !== 'undefined' && 'serviceWorker' in navigator && navigator.serviceWorker.controller !== null;
+  return (
+    typeof navigator !== 'undefined' && 'serviceWorker' in navigator && navigator.serviceWorker.controller !== null
+  );
 }
 
 /**

@@ -53,6 +53,12 @@ import type {
   ProfileLoadProgress,
   ProfileLoadResult,
 } from '../worker/models-api';
+import type {
+  BenchmarkConfigName,
+  BenchmarkDatasetInput,
+  BenchmarkProgress,
+  BenchmarkResult,
+} from '../worker/benchmark-api';
 import type { ProfileName } from '../models/manifest';
 
 /** The parts of `Worker` the client uses (a fake in tests). */
@@ -266,6 +272,23 @@ export class WorkerClient {
   /** The loaded profile, the library's re-embedding and the devices (cheap: Settings polls it). */
   modelStatus(): Promise<ModelStatusReport> {
     return this.call(undefined, (api) => api.modelStatus());
+  }
+
+  // ---- Benchmark (benchmark-api.ts) ----
+
+  /** Evaluates retrieval configurations on a BEIR dataset in the worker (its own indexes; the library is untouched). */
+  runBenchmark(
+    dataset: BenchmarkDatasetInput,
+    opts: CallSignal & {
+      configs: readonly BenchmarkConfigName[];
+      depth?: number;
+      onProgress?: (p: BenchmarkProgress) => void;
+    },
+  ): Promise<BenchmarkResult> {
+    const { signal, onProgress, ...rest } = opts;
+    return this.call(signal, (api, callId) =>
+      api.runBenchmark(dataset, { ...rest, callId }, proxyOrUndefined(onProgress)),
+    );
   }
 
   /** Stops the heartbeat and terminates the worker; calls in flight reject with `aborted`. */

@@ -23,6 +23,7 @@ import type { PageSpan } from '../core/ingest/pages';
 import type { DocumentFormat, DocumentMetaPatch, VectorState } from '../core/library-format';
 import type { Candidate, DocStatus, ScoreBreakdown, SourceType, TraceEntry } from '../core/types';
 import type { AppApi } from './ask-api';
+import type { BenchmarkApi } from './benchmark-api';
 import type { ModelsApi } from './models-api';
 
 export type Result<T> =
@@ -265,7 +266,7 @@ export interface WorkerStatus {
 }
 
 /** What `worker.ts` exposes. Comlink's `Remote<EvidentWorkerApi>` makes every method async. */
-export interface EvidentWorkerApi extends ModelsApi, AppApi {
+export interface EvidentWorkerApi extends ModelsApi, AppApi, BenchmarkApi {
   /** Heartbeat: echoes its argument. A worker that stops answering is restarted by the client. */
   ping(nonce: number): number;
   status(): WorkerStatus;

@@ -294,6 +294,8 @@ export async function ask(deps: AskDeps, question: string, cb: AskCallbacks = {}
     independentSources: packet.independentSources,
     timings: {
       retrieveMs: t1 - t0,
+      // Retrieval per stage (lexicalMs, embedMs, denseMs, fuseMs), then selection per stage.
+      ...response.timings,
       ...Object.fromEntries(Object.entries(packet.timings).map(([k, v]) => [`${k}Ms`, v ?? 0])),
       selectMs: t2 - t1,
       answerMs: t3 - t2,

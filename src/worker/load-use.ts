@@ -30,6 +30,8 @@ export interface LoadUseOptions {
    * rather than silently skipped; WASM is the working default; CPU is the last resort.
    */
   readonly backends?: readonly TfBackendName[];
+  /** WASM threads when cross-origin isolated (default `defaultWasmThreads()`); benchmarks vary it. */
+  readonly threads?: number;
 }
 
 export async function loadUseLite(options: LoadUseOptions): Promise<{ embedder: Embedder; info: EmbedderInfo }> {
@@ -60,6 +62,7 @@ export async function loadUseLite(options: LoadUseOptions): Promise<{ embedder: 
 
   const report = await initTfBackend(options.backends ?? ['webgpu', 'wasm', 'cpu'], {
     wasmPaths: options.wasmUrl.href,
+    ...(options.threads !== undefined ? { threads: options.threads } : {}),
   });
   throwIfAborted(signal);
   const embedder = await loadUseEmbedder({ modelJson, weights, vocabulary });

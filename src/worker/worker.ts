@@ -21,6 +21,7 @@ import { Engine } from './engine';
 import { loadUseLite } from './load-use';
 import { throttle } from './model-files';
 import { appApi } from './app-api';
+import { benchmarkApi } from './benchmark';
 import { resumeQueued } from './ingest-files';
 import { EmbedderSwitch } from './embedder-switch';
 import { defaultModelHost, modelsApi } from './models';
@@ -236,6 +237,9 @@ const api: EvidentWorkerApi = {
   abort: (callId) => registry.abort(callId),
 
   ...modelsApi(run, modelHost, embedders),
+
+  // The benchmark page: an evaluation on the user's BEIR dataset, on its own in-memory indexes.
+  ...benchmarkApi(run, () => engine.embedder, PROGRESS_INTERVAL_MS),
 
   // Ask, feedback, files through the parsers, reading documents, settings (app-api.ts).
   ...appApi({

@@ -42,7 +42,8 @@ const bench = {
     if (!perf.measureUserAgentSpecificMemory) return NaN;
     const m = await perf.measureUserAgentSpecificMemory();
     let bytes = 0;
-    for (const b of m.breakdown) if (b.attribution.some((a) => a.scope === 'DedicatedWorkerGlobalScope')) bytes += b.bytes;
+    for (const b of m.breakdown)
+      if (b.attribution.some((a) => a.scope === 'DedicatedWorkerGlobalScope')) bytes += b.bytes;
     return bytes / 2 ** 20;
   },
   info(): Record<string, unknown> {

@@ -116,6 +116,7 @@ async function run(step: Step): Promise<unknown> {
         postingsBytes: built.postingsBytes,
         rawVectorBytes: built.rawVectorBytes,
         vectorIndexBytes: built.dense.memoryBytes,
+        wasmBytes: built.dense.wasmBytes,
         simd: built.dense.simd,
       };
     }
@@ -134,6 +135,7 @@ self.onmessage = (e: MessageEvent<Step & { id: number }>) => {
   const { id, ...step } = e.data;
   run(step as Step).then(
     (value) => self.postMessage({ id, ok: true, value }),
-    (err: unknown) => self.postMessage({ id, ok: false, error: err instanceof Error ? err.stack ?? err.message : String(err) }),
+    (err: unknown) =>
+      self.postMessage({ id, ok: false, error: err instanceof Error ? (err.stack ?? err.message) : String(err) }),
   );
 };

@@ -336,8 +336,10 @@ describe.skipIf(ctx.skip !== null)('model profiles in the app (Settings → Ask)
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
     await page.goto(new URL(path, ctx.baseUrl).href);
-    await page.locator('[data-testid="model-status"][data-state="ready"]').waitFor({ timeout: 180_000 });
-    await page.locator('[data-testid="library"][data-state="ready"]').waitFor({ timeout: 180_000 });
+    // Attached, not visible: the Library page is hidden while Settings is shown.
+    const ready = { state: 'attached', timeout: 180_000 } as const;
+    await page.locator('[data-testid="model-status"][data-state="ready"]').waitFor(ready);
+    await page.locator('[data-testid="library"][data-state="ready"]').waitFor(ready);
     return { context, page, requests, hub, errors };
   }
 

@@ -6,10 +6,15 @@
  * service worker's cache, still cross-origin isolated), adds a Markdown file and answers a
  * question about it with a citation. Every response after going offline came from the service
  * worker.
+ *
+ * The same build on a plain static server that sends no COOP/COEP headers: the first visit
+ * works single-threaded (not cross-origin isolated); once the service worker serves the page,
+ * it adds the headers and the reloaded page is isolated.
  */
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, extname, join, normalize, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { build, preview, type PreviewServer } from 'vite';
@@ -34,6 +39,40 @@ written approval of the operations manager.
 Satellite phones are issued only for trips to regions without mobile coverage, and must be
 returned within two days of the trip's end.
 `;
+
+const TYPES: Readonly<Record<string, string>> = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.mjs': 'text/javascript',
+  '.css': 'text/css',
+  '.json': 'application/json',
+  '.wasm': 'application/wasm',
+};
+
+/** A static host that sends no cross-origin-isolation headers: `dir` served under `base`. */
+async function plainStaticServer(dir: string, base: string): Promise<{ server: Server; url: string }> {
+  const server = createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    if (!path.startsWith(base)) {
+      res.writeHead(404).end();
+      return;
+    }
+    const rel = path.slice(base.length) || 'index.html';
+    const file = normalize(join(dir, rel));
+    if (!file.startsWith(dir)) {
+      res.writeHead(403).end();
+      return;
+    }
+    readFile(file).then(
+      (body) => res.writeHead(200, { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(body),
+      () => res.writeHead(404).end(),
+    );
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return { server, url: `http://127.0.0.1:${port}${base}` };
+}
 
 describe.skipIf(ctx.skip !== null)('offline after a first visit, under a base path (Chromium)', () => {
   let outDir: string;
@@ -70,6 +109,14 @@ describe.skipIf(ctx.skip !== null)('offline after a first visit, under a base pa
     context = await browser.newContext({ viewport: { width: 1100, height: 1200 } });
     page = await context.newPage();
     page.on('pageerror', (e) => pageErrors.push(e.message));
+    if (process.env.DEBUG_OFFLINE_E2E) {
+      const t0 = Date.now();
+      const log = (m: string) => console.log(`[offline ${((Date.now() - t0) / 1000).toFixed(1)}s] ${m}`);
+      page.on('console', (m) => log(`console ${m.type()}: ${m.text()}`));
+      context.on('request', (r) => log(`request ${r.url()}${r.serviceWorker() ? ' (by the service worker)' : ''}`));
+      context.on('requestfailed', (r) => log(`failed ${r.url()} ${r.failure()?.errorText}`));
+      context.on('response', (r) => log(`response ${r.status()} ${r.url()} fromSW=${r.fromServiceWorker()}`));
+    }
     await mkdir('test-results', { recursive: true });
   });
 
@@ -161,5 +208,39 @@ describe.skipIf(ctx.skip !== null)('offline after a first visit, under a base pa
     expect(served.some((r) => r.url.endsWith(`${BASE}models/use-lite/group1-shard1of7`))).toBe(true);
     expect(pageErrors).toEqual([]);
     console.log(`[e2e offline] ${served.length} responses after going offline, all from the service worker`);
+  });
+  it('on a host without COOP/COEP: single-threaded at first, cross-origin isolated once the service worker serves it', async () => {
+    const { server: plain, url: plainUrl } = await plainStaticServer(outDir, BASE);
+    const other = await browser.newContext({ viewport: { width: 1100, height: 1200 } });
+    try {
+      const p = await other.newPage();
+      p.on('pageerror', (e) => pageErrors.push(e.message));
+      await p.goto(plainUrl);
+      await p.locator('[data-testid="model-status"][data-state="ready"]').waitFor({ timeout: 180_000 });
+      await p.locator('[data-testid="library"][data-state="ready"]').waitFor({ timeout: 180_000 });
+      expect(await p.evaluate(() => self.crossOriginIsolated)).toBe(false);
+      const model = p.getByTestId('model-status');
+      expect(await model.getAttribute('data-isolated')).toBe('no');
+      expect(await model.getAttribute('data-threads')).toBe('1');
+      // Still correct: the demo library answers a search with dense scores.
+      await p.getByRole('searchbox', { name: /search/i }).fill('home office allowance');
+      await p.getByRole('searchbox', { name: /search/i }).press('Enter');
+      const dense = p.getByTestId('result').first().locator('tr[data-signal="dense"] td[data-value]');
+      await dense.waitFor({ timeout: 60_000 });
+      expect(Number(await dense.getAttribute('data-value'))).toBeGreaterThan(0);
+
+      await p.getByTestId('offline-ready').waitFor({ timeout: 120_000 });
+      await p.reload();
+      await p.locator('[data-testid="model-status"][data-state="ready"]').waitFor({ timeout: 180_000 });
+      expect(await p.evaluate(() => self.crossOriginIsolated)).toBe(true);
+      expect(await model.getAttribute('data-isolated')).toBe('yes');
+      console.log(
+        `[e2e offline] no headers from the host: threads 1 on the first visit, ${await model.getAttribute('data-threads')} once served by the service worker`,
+      );
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await other.close();
+      await new Promise((r) => plain.close(r));
+    }
   });
 });

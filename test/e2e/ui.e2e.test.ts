@@ -85,6 +85,8 @@ describe.skipIf(ctx.skip !== null)('the app in Chromium (Library, Ask, Settings)
     expect(await page.getByRole('tabpanel', { name: 'Ask' }).isVisible()).toBe(true);
     expect(await page.getByRole('tabpanel', { name: 'Library' }).isVisible()).toBe(false);
     await page.keyboard.press('End');
+    await expect(tab('Benchmark').getAttribute('aria-selected')).resolves.toBe('true');
+    await page.keyboard.press('ArrowLeft');
     await expect(tab('Settings').getAttribute('aria-selected')).resolves.toBe('true');
     await page.keyboard.press('Home');
     await expect(tab('Library').getAttribute('aria-selected')).resolves.toBe('true');

@@ -4,9 +4,12 @@ import {
   ABSTENTION_FEATURES,
   DEFAULT_ABSTENTION_OPTIONS,
   MONOTONE_FEATURES,
+  KIND_FEATURES,
   abstentionSignals,
   decideAbstention,
   pCorrect,
+  questionKindOf,
+  ruleOf,
   specificityOf,
 } from './abstain';
 import type { Answer } from './extractive';
@@ -75,7 +78,58 @@ describe('decideAbstention', () => {
   });
 });
 
+describe('question kinds', () => {
+  it('sends questions for a name, date or number to the factoid model, the rest to the descriptive one', () => {
+    expect(questionKindOf('Who won Wimbledon in 2019?')).toBe('factoid');
+    expect(questionKindOf('When was Splatoon 2 released?')).toBe('factoid');
+    expect(questionKindOf('What is the hotel cap per night?')).toBe('factoid');
+    expect(questionKindOf('What is trace-based compilation?')).toBe('descriptive');
+    expect(questionKindOf('Is sick leave paid?')).toBe('descriptive');
+    // A statement is a claim to check, even when it mentions a rate.
+    expect(questionKindOf('The infection rate in the UK is 1 in 5 million.')).toBe('descriptive');
+  });
+
+  it('applies the missing-premise rule to factoids only; a description reads the share of names found', () => {
+    const desc: AbstentionSignals = { ...base, questionKind: 'descriptive', typed: false, voteSources: 0 };
+    expect(ruleOf({ ...base, missingEntities: ['Th2'], entities: 3 })).toBe('missing_premise');
+    expect(ruleOf({ ...desc, missingEntities: ['Th2'], entities: 3 })).toBeNull();
+    expect(ruleOf({ ...desc, conflict: true })).toBe('conflict');
+    expect(ruleOf({ ...desc, answerScore: 0 })).toBe('insufficient');
+    const m = DEFAULT_ABSTENTION_OPTIONS.descriptive.model;
+    expect(pCorrect({ ...desc, missingEntities: [], entities: 3 }, m)).toBeGreaterThanOrEqual(
+      pCorrect({ ...desc, missingEntities: ['Th2', 'SLE', 'IL-4'], entities: 3 }, m),
+    );
+  });
+
+  it('decides a well-covered description with no short answer by the descriptive model, not the factoid one', () => {
+    const desc: AbstentionSignals = {
+      ...base,
+      questionKind: 'descriptive',
+      typed: false,
+      voteSources: 0,
+      voteShare: 0,
+      specificity: 0,
+      spanCoverage: 1,
+      agreement: 0.6,
+    };
+    const d = decideAbstention(desc);
+    expect(d).toMatchObject({ abstain: false, reason: 'none' });
+    expect(d.pCorrect).toBeCloseTo(pCorrect(desc, DEFAULT_ABSTENTION_OPTIONS.descriptive.model), 10);
+    // The factoid model would have abstained: it expects a short answer that passages agree on.
+    expect(decideAbstention({ ...desc, questionKind: 'factoid' }).abstain).toBe(true);
+  });
+});
+
 describe('fitted model', () => {
+  it('reads only its kind’s features', () => {
+    for (const kind of ['factoid', 'descriptive'] as const) {
+      const m = DEFAULT_ABSTENTION_OPTIONS[kind].model;
+      for (const f of ABSTENTION_FEATURES)
+        if (!KIND_FEATURES[kind].includes(f)) expect(m.weights[f], `${kind} ${f}`).toBe(0);
+      for (const f of ABSTENTION_FEATURES) expect(m.weights[f]).toBeGreaterThanOrEqual(0);
+    }
+  });
+
   it('is monotone: no weight is negative, so more evidence never lowers the probability', () => {
     const m = DEFAULT_ABSTENTION_OPTIONS.factoid.model;
     for (const f of ABSTENTION_FEATURES) {

@@ -2,28 +2,34 @@
  * Abstention: one decision from the signals the pipeline already has (RAG guide: thresholds on
  * calibrated signals, tuned on a training split, never on the test split).
  *
- * Signals (* = a feature of the fitted model):
- *   - answerScore*: score of the best answer sentence (extractive.ts; 0 when there is none);
+ * Two models, chosen by the question's kind (`questionKindOf`): *factoid* (who / when / how many:
+ * the answer is a value) and *descriptive* (what is X, why, how does, a yes/no question, a claim:
+ * the answer is sentences). Signals (F = a feature of the factoid model, D = of the descriptive one):
+ *   - answerScore F D: score of the best answer sentence (extractive.ts; 0 when there is none);
  *   - topScore: best raw BM25 score among the retrieved candidates, per query term;
- *   - margin*: (top1 − top2) / top1 of the fused retrieval scores;
- *   - agreement: overlap of the lexical and dense top-5 sets (|∩| / 5), null without dense retrieval;
+ *   - margin F: (top1 − top2) / top1 of the fused retrieval scores;
+ *   - agreement D: overlap of the lexical and dense top-5 sets (|∩| / 5), null without dense
+ *     retrieval (then read as the training mean);
  *   - independentSources: lineage clusters among the packed sources (verify stage);
  *   - conflict: an unresolved conflict on the question;
  *   - flagged: packed sources the verifier flagged;
- *   - coverage*: share of the question's rationales the packed evidence covers;
- *   - spanCoverage*: share of the rationales covered by the best sentence stating the answer value;
- *   - typed*: whether the answer has a short answer of the asked-for kind (wh-type span present);
- *   - specificity*: how complete that span is (a date without its year answers "when" in part);
- *   - voteSources*, voteShare: packed passages stating the chosen value, and its share of the votes;
- *   - settled*: the chosen value is the winner of a resolved conflict on the question (independent
- *     support, credibility or internal consistency decided it in the verify stage).
+ *   - coverage F D: share of the question's rationales the packed evidence covers;
+ *   - spanCoverage F D: share of the rationales covered by the best sentence stating the answer
+ *     value (factoid), by the lead answer sentence (descriptive);
+ *   - typed F: whether the answer has a short answer of the asked-for kind (wh-type span present);
+ *   - specificity F: how complete that span is (a date without its year answers "when" in part);
+ *   - voteSources F, voteShare: packed passages stating the chosen value, and its share of the votes;
+ *   - settled F: the chosen value is the winner of a resolved conflict on the question (independent
+ *     support, credibility or internal consistency decided it in the verify stage);
+ *   - entityCoverage D: share of the names the question mentions that the packed evidence mentions.
  *
- * Decision, in order: an unresolved conflict → not asserted ('conflict'; the answer states both
- * sides); no answer sentence → 'insufficient'; an entity the question names found in no packed
- * passage → 'missing_premise'; otherwise a logistic model of "the answer is correct" over the
- * standardised features, fitted by `src/cli/fit-abstain.ts` with every weight kept ≥ 0; below
- * `threshold` it abstains, with 'uncovered' when the answer sentence's coverage is the weakest
- * standardised feature and 'low_scores' otherwise.
+ * Decision, in order (`ruleOf`, then the model): an unresolved conflict → not asserted
+ * ('conflict'; the answer states both sides); no answer sentence → 'insufficient'; for a factoid,
+ * a name the question mentions found in no packed passage → 'missing_premise'; otherwise the
+ * kind's logistic model of "the answer is correct" over its standardised features, fitted by
+ * `src/cli/fit-abstain.ts` with every weight kept ≥ 0; below the kind's threshold it abstains,
+ * with 'uncovered' when the answer sentence's coverage is the weakest standardised feature and
+ * 'low_scores' otherwise.
  */
 import type { Candidate } from '../types';
 import { assertKnownOptions } from '../errors';
@@ -77,10 +83,17 @@ export interface AbstentionSignals {
 export const QUESTION_KINDS = ['factoid', 'descriptive'] as const;
 export type QuestionKind = (typeof QUESTION_KINDS)[number];
 
-/** `factoid` for a question asking for a name, a date or a number (answer-type rules of values.ts). */
+/** A question rather than a statement: a question mark, or an interrogative first word. */
+const QUESTION = /\?\s*$|^\s*(?:who|whom|whose|what|which|when|where|why|how|name|list)\b/iu;
+
+/**
+ * `factoid` for a question asking for a name, a date or a number (the answer-type rules of
+ * values.ts); `descriptive` for everything else, statements included: a claim to check ("The hotel
+ * rate is capped at 180 EUR") asks whether the evidence supports it, not for a value.
+ */
 export function questionKindOf(question: string): QuestionKind {
   const t = answerTypeOf(question);
-  return t === 'entity' || t === 'date' || t === 'number' ? 'factoid' : 'descriptive';
+  return (t === 'entity' || t === 'date' || t === 'number') && QUESTION.test(question) ? 'factoid' : 'descriptive';
 }
 
 export const ABSTENTION_REASONS = [
@@ -114,6 +127,7 @@ export const ABSTENTION_FEATURES = [
   'voteSources',
   'settled',
   'agreement',
+  'entityCoverage',
 ] as const;
 export type AbstentionFeature = (typeof ABSTENTION_FEATURES)[number];
 
@@ -134,7 +148,7 @@ export const KIND_FEATURES: Readonly<Record<QuestionKind, readonly AbstentionFea
     'voteSources',
     'settled',
   ] as const),
-  descriptive: Object.freeze(['answerScore', 'coverage', 'spanCoverage', 'agreement'] as const),
+  descriptive: Object.freeze(['answerScore', 'coverage', 'spanCoverage', 'agreement', 'entityCoverage'] as const),
 });
 
 /**
@@ -158,47 +172,94 @@ export interface KindDecision {
   readonly threshold: number;
 }
 
-// BEGIN FITTED (written by `npx tsx src/cli/fit-abstain.ts --dataset ../shared/datasets/rgb-counterfactual --write`)
-// RGB ids 0–49 (train), 285 answered examples (144 correct); wrong-answer cost 1.5: at threshold 0.35 it keeps 146 answers, 128 correct.
-const FACTOID_MODEL: AbstentionModel = Object.freeze({
-  mean: Object.freeze({
-    answerScore: 1.6138,
-    margin: 0.0437,
-    coverage: 0.9549,
-    spanCoverage: 0.7794,
-    typed: 0.986,
-    specificity: 0.9307,
-    voteSources: 2.0737,
-    settled: 0.2211,
-    agreement: 0,
-  }),
-  sd: Object.freeze({
-    answerScore: 0.3066,
-    margin: 0.1625,
-    coverage: 0.1219,
-    spanCoverage: 0.231,
-    typed: 0.1176,
-    specificity: 0.1844,
-    voteSources: 1.169,
-    settled: 0.415,
-    agreement: 1,
-  }),
-  weights: Object.freeze({
-    answerScore: 0.0342,
-    margin: 0.1966,
-    coverage: 0.4183,
-    spanCoverage: 0,
-    typed: 0.0057,
-    specificity: 1.164,
-    voteSources: 1.3786,
-    settled: 1.227,
-    agreement: 0,
-  }),
-  bias: 0.22,
-});
+// BEGIN FITTED (written by `npx tsx src/cli/fit-abstain.ts --rgb ../shared/datasets/rgb-counterfactual --scifact ../shared/datasets/scifact --write`)
+// factoid: 279 examples (279 rgb, 0 scifact, 0 scifact-unanswerable), 144 correct; threshold 0.45 (wrong-answer cost 1.5) keeps 140, 128 correct.
+// descriptive: 1609 examples (6 rgb, 806 scifact, 797 scifact-unanswerable), 489 correct; threshold 0.1 (selection F1 cost on answerable train claims 0.0037 ≤ 0.005) keeps 1528, 486 correct.
 export const FITTED_ABSTENTION: AbstentionOptions = Object.freeze({
-  factoid: Object.freeze({ model: FACTOID_MODEL, threshold: 0.35 }),
-  descriptive: Object.freeze({ model: FACTOID_MODEL, threshold: 0.35 }),
+  factoid: Object.freeze({
+    model: Object.freeze({
+      mean: Object.freeze({
+        answerScore: 1.6226,
+        margin: 0.0443,
+        coverage: 0.9539,
+        spanCoverage: 0.7818,
+        typed: 0.9857,
+        specificity: 0.9292,
+        voteSources: 2.0466,
+        settled: 0.2222,
+        agreement: 0,
+        entityCoverage: 0,
+      }),
+      sd: Object.freeze({
+        answerScore: 0.3038,
+        margin: 0.1642,
+        coverage: 0.123,
+        spanCoverage: 0.2329,
+        typed: 0.1189,
+        specificity: 0.1861,
+        voteSources: 1.1646,
+        settled: 0.4157,
+        agreement: 1,
+        entityCoverage: 1,
+      }),
+      weights: Object.freeze({
+        answerScore: 0,
+        margin: 0.2283,
+        coverage: 0.4756,
+        spanCoverage: 0,
+        typed: 0.0048,
+        specificity: 1.3713,
+        voteSources: 1.75,
+        settled: 1.3416,
+        agreement: 0,
+        entityCoverage: 0,
+      }),
+      bias: 0.4264,
+    }),
+    threshold: 0.45,
+  }),
+  descriptive: Object.freeze({
+    model: Object.freeze({
+      mean: Object.freeze({
+        answerScore: 0.7647,
+        margin: 0,
+        coverage: 0.4825,
+        spanCoverage: 0.3436,
+        typed: 0,
+        specificity: 0,
+        voteSources: 0,
+        settled: 0,
+        agreement: 0.1012,
+        entityCoverage: 0.7637,
+      }),
+      sd: Object.freeze({
+        answerScore: 0.2693,
+        margin: 1,
+        coverage: 0.2376,
+        spanCoverage: 0.2157,
+        typed: 1,
+        specificity: 1,
+        voteSources: 1,
+        settled: 1,
+        agreement: 0.1896,
+        entityCoverage: 0.3793,
+      }),
+      weights: Object.freeze({
+        answerScore: 0.1914,
+        margin: 0,
+        coverage: 0.4218,
+        spanCoverage: 0.1025,
+        typed: 0,
+        specificity: 0,
+        voteSources: 0,
+        settled: 0,
+        agreement: 0.5784,
+        entityCoverage: 0.0401,
+      }),
+      bias: -0.9408,
+    }),
+    threshold: 0.1,
+  }),
 });
 // END FITTED
 
@@ -286,8 +347,10 @@ export function specificityOf(answer: Answer): number {
 
 /** The feature vector of the logistic models; `agreement` is NaN without dense retrieval (read as its mean). */
 export function featureVector(s: AbstentionSignals): Record<AbstentionFeature, number> {
+  const entities = s.entities ?? s.missingEntities.length;
   return {
     agreement: s.agreement ?? Number.NaN,
+    entityCoverage: entities === 0 ? 1 : 1 - s.missingEntities.length / entities,
     answerScore: s.answerScore,
     margin: s.margin,
     coverage: s.coverage,
@@ -328,18 +391,16 @@ const SUGGESTIONS: Readonly<Record<AbstentionReason, string | null>> = Object.fr
 });
 
 /**
- * The rules that decide before the model: an unresolved conflict, no answer sentence, a missing
- * premise. A factoid about a name no passage mentions has no answer here. A description or a claim
- * names many things (genes, drugs, places) that its evidence may spell out differently: only when
- * it finds none of them is the premise missing. Null when the model decides.
+ * The rules that decide before the model: an unresolved conflict, no answer sentence, and for a
+ * factoid a missing premise (a name the question mentions that no packed passage does: the answer
+ * would be about something else). A description or a claim names many things (genes, drugs,
+ * places) its evidence may spell differently; for it the share of names found is a feature of the
+ * model (`entityCoverage`), not a rule. Null when the model decides.
  */
 export function ruleOf(signals: AbstentionSignals): AbstentionReason | null {
   if (signals.conflict) return 'conflict';
   if (signals.answerScore <= 0) return 'insufficient';
-  const missing = signals.missingEntities.length;
-  if (missing > 0 && (kindOf(signals) === 'factoid' || missing >= (signals.entities ?? missing))) {
-    return 'missing_premise';
-  }
+  if (signals.missingEntities.length > 0 && kindOf(signals) === 'factoid') return 'missing_premise';
   return null;
 }
 

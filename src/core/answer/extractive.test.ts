@@ -175,3 +175,32 @@ describe('answerExtractive', () => {
     expect(() => answerExtractive({ question: 'q', sources }, { topK: 3 } as never)).toThrow(/unknown option "topK"/);
   });
 });
+
+describe('answerExtractive on snippets and descriptions', () => {
+  it('reads a run of one-word "sentences" as one unit, so a name meets its label', () => {
+    const a = answerExtractive({
+      question: 'Who was the top scorer of the 2018 tournament?',
+      sources: [source(1, '2018 tournament. Match Centre. Harry Kane. Top scorer. 6. Goals. 0. Red Cards.')],
+    });
+    expect(a.short).toMatchObject({ text: 'Harry Kane' });
+    expect(a.sentences[0]!.text).toContain('Harry Kane. Top scorer.');
+  });
+
+  it('answers a request for a description with cited sentences and no short span', () => {
+    const a = answerExtractive({
+      question: 'What is trace-based compilation?',
+      sources: [
+        source(
+          1,
+          'Trace-based compilation records hot loop paths at run time and compiles them to machine code. ' +
+            'It was introduced by Dynamo in 2000 at Hewlett-Packard.',
+        ),
+      ],
+    });
+    expect(a.kind).toBe('answer');
+    expect(a.short).toBeNull();
+    expect(a.votes).toBeNull();
+    expect(a.sentences[0]!.text).toMatch(/^Trace-based compilation records/);
+    expect(a.text).not.toMatch(/^Dynamo|^Hewlett/);
+  });
+});

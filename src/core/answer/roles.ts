@@ -8,9 +8,9 @@
  * "silver" ask for the losing side; "won", "winner", "champion", "beat", "defeated", "gold" for the
  * winning one. In a sentence, a role cue gives a side to the nearest value within `ROLE_WINDOW`
  * tokens:
- *   - a role noun or adjective marks the value beside it, on either side ("Netherlands.
- *     Runner-up.", "winner - Spain", "Spain, the European champions", "losing finalists the
- *     Netherlands");
+ *   - a role noun or adjective marks the nearer value beside it, on either side ("The
+ *     Netherlands. Runner-up.", "winner - Spain", "Spain, the European champions", "losing
+ *     finalists the Netherlands");
  *   - a transitive contest verb ("beat", "defeated", "edged") marks the value before it as the
  *     winner and the value after it as the loser; after a passive "by" the other way round ("were
  *     beaten by Spain");

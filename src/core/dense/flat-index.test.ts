@@ -206,8 +206,14 @@ describe('FlatIndex scan kernels and int8', () => {
     const dim = 32;
     const vec = fc.array(fc.integer({ min: -4, max: 4 }), { minLength: dim, maxLength: dim });
     const op: fc.Arbitrary<Op> = fc.oneof(
-      { weight: 4, arbitrary: fc.record({ kind: fc.constant('add' as const), id: fc.integer({ min: 0, max: 60 }), v: vec }) },
-      { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete' as const), id: fc.integer({ min: 0, max: 60 }) }) },
+      {
+        weight: 4,
+        arbitrary: fc.record({ kind: fc.constant('add' as const), id: fc.integer({ min: 0, max: 60 }), v: vec }),
+      },
+      {
+        weight: 1,
+        arbitrary: fc.record({ kind: fc.constant('delete' as const), id: fc.integer({ min: 0, max: 60 }) }),
+      },
     );
     fc.assert(
       fc.property(fc.array(op, { maxLength: 120 }), vec, fc.integer({ min: 0, max: 20 }), (ops, query, k) => {
@@ -312,7 +318,8 @@ describe('FlatIndex scan kernels and int8', () => {
     const v = data.subarray(0, dim);
     const back = int8.get('v0') as Float32Array;
     const step = Math.max(...Array.from(v, Math.abs)) / 127;
-    for (let j = 0; j < dim; j++) expect(Math.abs((back[j] as number) - (v[j] as number))).toBeLessThanOrEqual(step / 2 + 1e-6);
+    for (let j = 0; j < dim; j++)
+      expect(Math.abs((back[j] as number) - (v[j] as number))).toBeLessThanOrEqual(step / 2 + 1e-6);
   });
 
   it('validates quantization options', () => {
@@ -322,8 +329,16 @@ describe('FlatIndex scan kernels and int8', () => {
     expect(() => new FlatIndex({ dim: 4, quantization: 'int8', rescore: -1 })).toThrow(/rescore/);
     const zero = new FlatIndex({ dim: 32, quantization: 'int8' });
     zero.add('z', new Float32Array(32));
-    zero.add('a', Float32Array.from({ length: 32 }, (_, j) => (j === 0 ? 1 : 0)));
+    zero.add(
+      'a',
+      Float32Array.from({ length: 32 }, (_, j) => (j === 0 ? 1 : 0)),
+    );
     expect(zero.search(new Float32Array(32), 2).map((h) => h.score)).toEqual([0, 0]);
-    expect(zero.search(Float32Array.from({ length: 32 }, (_, j) => (j === 0 ? 1 : 0)), 1)[0]?.id).toBe('a');
+    expect(
+      zero.search(
+        Float32Array.from({ length: 32 }, (_, j) => (j === 0 ? 1 : 0)),
+        1,
+      )[0]?.id,
+    ).toBe('a');
   });
 });

@@ -139,6 +139,11 @@ export class FlatIndex {
     );
   }
 
+  /** Bytes of the WASM memory holding the scanned rows (0 without the kernel). Heap measures omit it. */
+  get wasmBytes(): number {
+    return this.kernel?.byteLength ?? 0;
+  }
+
   has(id: string): boolean {
     return this.rowOf.has(id);
   }

@@ -60,7 +60,6 @@ const section = (id: number, body: number[]): number[] => [id, ...uleb(body.leng
 const name = (s: string): number[] => [...uleb(s.length), ...[...s].map((c) => c.charCodeAt(0))];
 
 const I32 = 0x7f;
-const F32 = 0x7d;
 const V128 = 0x7b;
 
 // Core opcodes.
@@ -79,7 +78,6 @@ const I32_SHL = [0x74];
 const I32_LT_U = [0x49];
 const I32_EQZ = [0x45];
 const F32_ADD = [0x92];
-const I32_ADD_ = I32_ADD;
 const f32Store = [0x38, 2, 0];
 const i32Store = [0x36, 2, 0];
 // SIMD opcodes (prefix 0xfd, LEB128 sub-opcode).
@@ -167,7 +165,7 @@ function dotF32Body(): number[] {
     ...f32Store,
     ...get(OUT),
     ...i32c(4),
-    ...I32_ADD_,
+    ...I32_ADD,
     ...set(OUT),
     ...get(ROWS),
     ...i32c(1),

@@ -308,7 +308,8 @@ export class Bm25Index {
     const fieldLengths = new Uint32Array(keptIds.length * FIELD_COUNT);
     for (let d = 0; d < n; d++) {
       const to = newDoc[d] as number;
-      if (to >= 0) fieldLengths.set(old.fieldLengths.subarray(d * FIELD_COUNT, (d + 1) * FIELD_COUNT), to * FIELD_COUNT);
+      if (to >= 0)
+        fieldLengths.set(old.fieldLengths.subarray(d * FIELD_COUNT, (d + 1) * FIELD_COUNT), to * FIELD_COUNT);
     }
     const docIds = new Int32Array(old.docIds.length);
     const tfs = new Uint16Array(old.tfs.length);

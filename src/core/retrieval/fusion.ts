@@ -20,14 +20,23 @@ export type FusionMode = (typeof FUSION_MODES)[number];
 export const RRF_K = 60;
 
 /**
- * Weight of the dense list in `weighted` fusion: 0.25, chosen on the SciFact TRAIN split
- * (`npx tsx src/cli/tune.ts --grid fusion`, w ∈ {0, 0.05, …, 1}, BM25 k1=1.2 b=0.75 stemmed +
- * USE lite max-chunk): nDCG@10 0.7105 at w=0.25 vs 0.6994 for BM25 alone (w=0) and 0.5307 for
- * RRF. USE lite is a weak retriever on scientific claims (0.304 alone), so it should nudge the
- * lexical ranking, not vote as an equal: RRF gives both lists the same say and loses.
- * Re-tune when the embedder changes.
+ * Weight of the dense list in `weighted` fusion: 0.15, chosen on the SciFact TRAIN split
+ * (`npx tsx src/cli/tune.ts --grid fusion`, w ∈ {0, 0.05, …, 1}) for the default pipeline's
+ * lists: BM25 (k1=1.2, b=0.75, stemmed) with learned query-term weights (./term-weights.ts) and
+ * USE lite max-chunk. nDCG@10 0.7275 at w=0.15 vs 0.7186 for the term-weighted BM25 alone
+ * (w=0) and 0.5329 for RRF. (Over plain BM25 the best weight is 0.25: `PLAIN_BM25_DENSE_WEIGHT`.)
+ * USE lite is a weak retriever on scientific claims
+ * (0.304 alone), so it should nudge the lexical ranking, not vote as an equal: RRF gives both
+ * lists the same say and loses. Re-tune when the embedder or the lexical side changes.
  */
-export const DEFAULT_DENSE_WEIGHT = 0.25;
+export const DEFAULT_DENSE_WEIGHT = 0.15;
+
+/**
+ * Dense weight for plain BM25 (no query-term weights) + USE lite max-chunk: 0.25, its own
+ * SciFact TRAIN optimum (nDCG@10 0.7105; `tune.ts --grid fusion`, rows `bm25=plain`). The eval
+ * CLI's and the browser benchmark's `weighted` configuration.
+ */
+export const PLAIN_BM25_DENSE_WEIGHT = 0.25;
 
 export interface FusionOptions {
   readonly mode: FusionMode;

@@ -35,6 +35,19 @@ describe('detectConflicts', () => {
     expect(r.dropped[0]!.trace.at(-1)!.reason).toMatch(/states "Glendale, Arizona" .*edited copy of gov#0/);
   });
 
+  it('finds the edited name in scraped fields ("Netherlands. Runner-up.") read as one unit', () => {
+    const page = (team: string): string =>
+      `2010 FIFA World Cup South Africa. Back to FIFA+ · Match Centre · Teams. ${team}. Runner-up. 11. Goals. 24. Yellow Cards.`;
+    const lookup = setup({ a: 'government', b: 'government' }, { a: page('Netherlands'), b: page('Argentina') });
+    const r = detectConflicts([candidate('a#0', 0.9), candidate('b#0', 0.8)], {
+      question: 'Who was the runner-up of the 2010 World Cup?',
+      lookup,
+    });
+    expect(r.conflicts).toHaveLength(1);
+    expect(r.conflicts[0]!.sides.map((s) => s.display).sort()).toEqual(['Argentina', 'Netherlands']);
+    expect(r.conflicts[0]).toMatchObject({ status: 'unresolved', onQuestion: true });
+  });
+
   it('leaves comparable sources unresolved and keeps both sides, reinstating one from the context', () => {
     const lookup = setup({ a: 'government', b: 'government' }, { a: TRUE, b: FAKE });
     const r = detectConflicts([candidate('b#0', 0.9)], { question, lookup, context: [candidate('a#0', 0.5)] });

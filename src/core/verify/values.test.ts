@@ -90,6 +90,24 @@ describe('answerTypeOf and hasNegation', () => {
     expect(answerTypeOf('Is sick leave paid?')).toBe('yesno');
     expect(answerTypeOf('Super Bowl 2021 location')).toBe('any');
   });
+  it('reads a request for an explanation as a description, and keeps factoid "what" questions', () => {
+    for (const q of [
+      'What is trace-based compilation?',
+      'What is a tracing JIT?',
+      'Why does the recorder abort on deep recursion?',
+      'How does type specialization work?',
+      'Explain trace trees.',
+      'What does SSA stand for?',
+      'What is the purpose of the trace monitor?',
+    ]) {
+      expect(answerTypeOf(q), q).toBe('description');
+    }
+    expect(answerTypeOf("What is the name of Microsoft's AR headset?")).toBe('entity');
+    expect(answerTypeOf("What is Amazon's assistant called?")).toBe('entity');
+    expect(answerTypeOf("What is women's year-end No 1 in tennis in 2020?")).toBe('entity');
+    expect(answerTypeOf('What is the hotel cap per night?')).toBe('number');
+    expect(answerTypeOf('How many days of sick leave are paid?')).toBe('number');
+  });
   it('finds negations', () => {
     expect(hasNegation('Sick leave is not paid out.')).toBe(true);
     expect(hasNegation("It isn't paid.")).toBe(true);

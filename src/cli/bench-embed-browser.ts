@@ -1,0 +1,240 @@
+/**
+ * Browser embedding benchmark (timings only; benchmarks are not tests):
+ *
+ *   npm run bench -- --embed-browser
+ *   npx tsx src/cli/bench-embed-browser.ts [--seconds 3] [--rounds 3] [--threads 1,2] [--json out.json]
+ *
+ * The embedded model (USE lite) in a dedicated worker of headless Chromium (Debian's
+ * /usr/bin/chromium, the e2e flags), loaded exactly as the app loads it (`loadUseLite`: the
+ * self-hosted model folder with checksums, TF.js WASM from `vendor/tfjs/`, one warm-up embedding).
+ * The page (`test/e2e/models-page/embed-bench.html`) is built by Vite and served twice: with the
+ * app's COOP/COEP headers (cross-origin isolated: SharedArrayBuffer, so TF.js's threaded WASM) and
+ * without them (single-threaded WASM). Per configuration, in a fresh browser context:
+ *
+ * - cold load: empty HTTP cache; then inputs/s at batch 1, 8, 32 on ~120-token SciFact chunks
+ *   (synthetic text without ../shared), interleaved rounds (`benchEmbedding`, as in Node);
+ * - warm load: the page reloaded (model files from the browser's HTTP cache);
+ * - memory with the model loaded: the WASM heap and, when isolated, the page + worker total from
+ *   `performance.measureUserAgentSpecificMemory()`.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Browser } from 'playwright-core';
+import { build, preview, type PreviewServer } from 'vite';
+import type { EmbedBenchPage, PageRun } from '../../test/e2e/models-page/embed-bench';
+import { scifactDocTexts } from './bench-embed';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const CHROMIUM = process.env.EVIDENT_CHROMIUM || '/usr/bin/chromium';
+/** test/e2e/browser.ts's flags, plus an immediate measureUserAgentSpecificMemory. */
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--enable-blink-features=ForceEagerMeasureMemory',
+];
+
+export interface EmbedBrowserOptions {
+  readonly batches: readonly number[];
+  readonly minSeconds: number;
+  readonly rounds: number;
+  /** Thread counts to ask for on the cross-origin isolated page. */
+  readonly threads: readonly number[];
+  readonly log: (msg: string) => void;
+}
+
+export const DEFAULT_EMBED_BROWSER_OPTIONS: EmbedBrowserOptions = Object.freeze({
+  batches: [1, 8, 32],
+  minSeconds: 3,
+  rounds: 3,
+  threads: [1, 2],
+  log: (msg: string) => console.log(msg),
+});
+
+export interface EmbedBrowserRow {
+  readonly page: 'isolated' | 'not isolated';
+  readonly threadsAsked: number | null;
+  readonly cold: PageRun;
+  readonly warm: PageRun;
+}
+
+export interface EmbedBrowserResult {
+  readonly chromium: string;
+  readonly cores: number;
+  readonly rows: readonly EmbedBrowserRow[];
+}
+
+/** The documents chunked in the worker: SciFact's first 300 abstracts, else synthetic text. */
+function benchTexts(): { texts: string[]; source: string } {
+  try {
+    return { texts: scifactDocTexts().texts.slice(0, 300), source: 'SciFact abstracts' };
+  } catch {
+    const words = Array.from({ length: 4000 }, (_, i) => `word${i % 97} of the study`).join(' ');
+    return { texts: [words], source: 'synthetic text (../shared missing)' };
+  }
+}
+
+export async function runEmbedBrowserBench(
+  options: Partial<EmbedBrowserOptions> = {},
+): Promise<EmbedBrowserResult | string> {
+  const o = { ...DEFAULT_EMBED_BROWSER_OPTIONS, ...options };
+  const { existsSync } = await import('node:fs');
+  if (!existsSync(CHROMIUM)) return `${CHROMIUM} is missing: the browser embedding benchmark needs Chromium.`;
+  const { chromium } = await import('playwright-core');
+  const { copyAssets } = await import('../../scripts/copy-assets.ts');
+  const { CROSS_ORIGIN_ISOLATION_HEADERS } = await import('../../vite.config');
+
+  await copyAssets(ROOT);
+  const outDir = await mkdtemp(join(tmpdir(), 'evident-embed-bench-'));
+  const pageRoot = join(ROOT, 'test/e2e/models-page');
+  const servers: PreviewServer[] = [];
+  let browser: Browser | null = null;
+  try {
+    await build({
+      configFile: false,
+      root: pageRoot,
+      publicDir: join(ROOT, 'public'),
+      logLevel: 'warn',
+      worker: { format: 'es' },
+      build: {
+        outDir,
+        emptyOutDir: true,
+        target: 'es2022',
+        chunkSizeWarningLimit: 8000,
+        rollupOptions: { input: join(pageRoot, 'embed-bench.html') },
+      },
+    });
+    const serve = async (headers: Record<string, string>): Promise<string> => {
+      const server = await preview({
+        configFile: false,
+        root: pageRoot,
+        logLevel: 'warn',
+        build: { outDir },
+        preview: { host: '127.0.0.1', port: 0, headers, open: false },
+      });
+      servers.push(server);
+      return new URL('embed-bench.html', server.resolvedUrls?.local[0] ?? '').href;
+    };
+    const isolatedUrl = await serve(CROSS_ORIGIN_ISOLATION_HEADERS);
+    const plainUrl = await serve({});
+
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
+    const { texts, source } = benchTexts();
+    o.log(`browser embedding benchmark: Chromium ${browser.version()}, ${source}`);
+    const configs: { page: EmbedBrowserRow['page']; url: string; threads: number | null }[] = [
+      { page: 'not isolated', url: plainUrl, threads: null },
+      ...o.threads.map((t) => ({ page: 'isolated' as const, url: isolatedUrl, threads: t })),
+    ];
+    const rows: EmbedBrowserRow[] = [];
+    let cores = 0;
+    for (const c of configs) {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      const run = async (loadOnly: boolean): Promise<PageRun> => {
+        await page.locator('#status[data-state="ready"]').waitFor({ timeout: 60_000 });
+        return page.evaluate((args) => (window as unknown as { bench: EmbedBenchPage }).bench.run(args), {
+          texts,
+          batches: o.batches,
+          minSeconds: o.minSeconds,
+          rounds: o.rounds,
+          loadOnly,
+          ...(c.threads !== null ? { threads: c.threads } : {}),
+        });
+      };
+      await page.goto(c.url);
+      cores = await page.evaluate(() => navigator.hardwareConcurrency);
+      const cold = await run(false);
+      await page.reload();
+      const warm = await run(true);
+      await context.close();
+      if (errors.length > 0) throw new Error(`bench page errors: ${errors.join('; ')}`);
+      rows.push({ page: c.page, threadsAsked: c.threads, cold, warm });
+      o.log(describeRow(rows.at(-1) as EmbedBrowserRow));
+    }
+    return { chromium: browser.version(), cores, rows };
+  } finally {
+    await browser?.close();
+    for (const s of servers) await s.close();
+    await rm(outDir, { recursive: true, force: true });
+  }
+}
+
+const f = (x: number, d = 0): string => (Number.isFinite(x) ? x.toFixed(d) : '–');
+const mib = (b: number | null): string => (b === null ? '–' : `${f(b / 2 ** 20)} MiB`);
+
+function describeRow(r: EmbedBrowserRow): string {
+  const b = r.cold.info.backend;
+  const tp = r.cold.throughput.map((t) => `b${t.batch} ${f(t.inputsPerSec, 1)}/s`).join(', ');
+  return `  ${r.page}${r.threadsAsked !== null ? `, ${r.threadsAsked} thread(s) asked` : ''}: ${b.name} ${b.threads} thread(s)${b.simd ? ' SIMD' : ''}; ${tp}; load cold ${f(r.cold.loadMs)} ms, warm ${f(r.warm.loadMs)} ms`;
+}
+
+/** A Markdown table of the result (the README's form). */
+export function embedBrowserTable(res: EmbedBrowserResult): string {
+  const batches = res.rows[0]?.cold.throughput.map((t) => t.batch) ?? [];
+  const head = `| page | WASM | ${batches.map((b) => `batch ${b}`).join(' | ')} | load cold (download + init + warm-up) | load warm | WASM heap | page + worker memory |`;
+  const out = [head, `|---|---|${batches.map(() => '---:').join('|')}|---:|---:|---:|---:|`];
+  for (const r of res.rows) {
+    const b = r.cold.info.backend;
+    const c = r.cold.info;
+    out.push(
+      `| ${r.page} | ${b.threads} thread${b.threads === 1 ? '' : 's'}${b.simd ? ', SIMD' : ''} | ${r.cold.throughput
+        .map((t) => `${f(t.inputsPerSec, 1)}/s`)
+        .join(
+          ' | ',
+        )} | ${f(r.cold.loadMs)} ms (${f(c.downloadMs)} + ${f(c.initMs)} + ${f(c.warmupMs)}) | ${f(r.warm.loadMs)} ms (${f(r.warm.info.downloadMs)} + ${f(r.warm.info.initMs)} + ${f(r.warm.info.warmupMs)}) | ${mib(r.cold.wasmHeapBytes)} | ${mib(r.cold.measuredBytes)} |`,
+    );
+  }
+  const first = res.rows[0]?.cold;
+  if (first) {
+    out.push(
+      `(${first.chunks} chunks, mean ${f(first.meanTokens, 1)} tokens; token counting ${f((first.countCharsPerSec ?? NaN) / 1e6, 1)} M chars/s; Chromium ${res.chromium}, ${res.cores} logical cores)`,
+    );
+  }
+  return out.join('\n');
+}
+
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  const opts: { -readonly [K in keyof EmbedBrowserOptions]?: EmbedBrowserOptions[K] } = {};
+  let json: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--seconds') opts.minSeconds = Number(argv[++i]);
+    else if (a === '--rounds') opts.rounds = Number(argv[++i]);
+    else if (a === '--threads') opts.threads = String(argv[++i]).split(',').map(Number);
+    else if (a === '--batches') opts.batches = String(argv[++i]).split(',').map(Number);
+    else if (a === '--json') json = argv[++i];
+    else
+      throw new Error(
+        `bench-embed-browser: unknown argument "${a}". Allowed: --seconds, --rounds, --threads, --batches, --json FILE.`,
+      );
+  }
+  const res = await runEmbedBrowserBench(opts);
+  if (typeof res === 'string') {
+    console.log(res);
+    process.exitCode = 2;
+    return;
+  }
+  console.log(`\n${embedBrowserTable(res)}`);
+  if (json) {
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(json, JSON.stringify(res, null, 2));
+    console.log(`wrote ${json}`);
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((err: unknown) => {
+    console.error(err);
+    process.exitCode = 1;
+  });
+}
