@@ -44,7 +44,9 @@ export async function precacheManifest(outDir: string): Promise<PrecacheManifest
 export function injectManifest(code: string, manifest: PrecacheManifest): string {
   const found = code.match(PLACEHOLDER)?.length ?? 0;
   if (found !== 1) {
-    throw new Error(`service worker: expected one __EVIDENT_PRECACHE__ placeholder in ${SERVICE_WORKER_FILE}, found ${found}.`);
+    throw new Error(
+      `service worker: expected one __EVIDENT_PRECACHE__ placeholder in ${SERVICE_WORKER_FILE}, found ${found}.`,
+    );
   }
   return code.replace(PLACEHOLDER, () => JSON.stringify(manifest));
 }

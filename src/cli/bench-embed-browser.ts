@@ -47,6 +47,11 @@ export interface EmbedBrowserOptions {
   readonly rounds: number;
   /** Thread counts to ask for on the cross-origin isolated page. */
   readonly threads: readonly number[];
+  /**
+   * Also run the isolated page with TF.js told there are this many cores (its threaded WASM gives
+   * XNNPACK at most half the logical cores); null skips it.
+   */
+  readonly reportCores: number | null;
   readonly log: (msg: string) => void;
 }
 
@@ -55,12 +60,15 @@ export const DEFAULT_EMBED_BROWSER_OPTIONS: EmbedBrowserOptions = Object.freeze(
   minSeconds: 3,
   rounds: 3,
   threads: [1, 2],
+  reportCores: 4,
   log: (msg: string) => console.log(msg),
 });
 
 export interface EmbedBrowserRow {
   readonly page: 'isolated' | 'not isolated';
   readonly threadsAsked: number | null;
+  /** Cores TF.js was told the machine has (null: the real count). */
+  readonly reportedCores: number | null;
   readonly cold: PageRun;
   readonly warm: PageRun;
 }
@@ -102,7 +110,9 @@ export async function runEmbedBrowserBench(
       root: pageRoot,
       publicDir: join(ROOT, 'public'),
       logLevel: 'warn',
-      worker: { format: 'es' },
+      // Unminified worker, as in vite.config.ts: threaded tfjs-backend-wasm starts its pthreads
+      // from `factory.toString()`, which a minifier breaks ("e is not defined").
+      worker: { format: 'es', rolldownOptions: { output: { minify: false } } },
       build: {
         outDir,
         emptyOutDir: true,
@@ -128,9 +138,17 @@ export async function runEmbedBrowserBench(
     browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
     const { texts, source } = benchTexts();
     o.log(`browser embedding benchmark: Chromium ${browser.version()}, ${source}`);
-    const configs: { page: EmbedBrowserRow['page']; url: string; threads: number | null }[] = [
-      { page: 'not isolated', url: plainUrl, threads: null },
-      ...o.threads.map((t) => ({ page: 'isolated' as const, url: isolatedUrl, threads: t })),
+    const configs: {
+      page: EmbedBrowserRow['page'];
+      url: string;
+      threads: number | null;
+      cores: number | null;
+    }[] = [
+      { page: 'not isolated', url: plainUrl, threads: null, cores: null },
+      ...o.threads.map((t) => ({ page: 'isolated' as const, url: isolatedUrl, threads: t, cores: null })),
+      ...(o.reportCores !== null
+        ? [{ page: 'isolated' as const, url: isolatedUrl, threads: Math.max(...o.threads), cores: o.reportCores }]
+        : []),
     ];
     const rows: EmbedBrowserRow[] = [];
     let cores = 0;
@@ -139,6 +157,7 @@ export async function runEmbedBrowserBench(
       const page = await context.newPage();
       const errors: string[] = [];
       page.on('pageerror', (e) => errors.push(e.message));
+      if (process.env.DEBUG_BENCH) page.on('console', (m) => o.log(`  [console] ${m.text()}`));
       const run = async (loadOnly: boolean): Promise<PageRun> => {
         await page.locator('#status[data-state="ready"]').waitFor({ timeout: 60_000 });
         return page.evaluate((args) => (window as unknown as { bench: EmbedBenchPage }).bench.run(args), {
@@ -148,6 +167,7 @@ export async function runEmbedBrowserBench(
           rounds: o.rounds,
           loadOnly,
           ...(c.threads !== null ? { threads: c.threads } : {}),
+          ...(c.cores !== null ? { reportCores: c.cores } : {}),
         });
       };
       await page.goto(c.url);
@@ -157,7 +177,7 @@ export async function runEmbedBrowserBench(
       const warm = await run(true);
       await context.close();
       if (errors.length > 0) throw new Error(`bench page errors: ${errors.join('; ')}`);
-      rows.push({ page: c.page, threadsAsked: c.threads, cold, warm });
+      rows.push({ page: c.page, threadsAsked: c.threads, reportedCores: c.cores, cold, warm });
       o.log(describeRow(rows.at(-1) as EmbedBrowserRow));
     }
     return { chromium: browser.version(), cores, rows };
@@ -174,19 +194,19 @@ const mib = (b: number | null): string => (b === null ? '–' : `${f(b / 2 ** 20
 function describeRow(r: EmbedBrowserRow): string {
   const b = r.cold.info.backend;
   const tp = r.cold.throughput.map((t) => `b${t.batch} ${f(t.inputsPerSec, 1)}/s`).join(', ');
-  return `  ${r.page}${r.threadsAsked !== null ? `, ${r.threadsAsked} thread(s) asked` : ''}: ${b.name} ${b.threads} thread(s)${b.simd ? ' SIMD' : ''}; ${tp}; load cold ${f(r.cold.loadMs)} ms, warm ${f(r.warm.loadMs)} ms`;
+  return `  ${r.page}${r.threadsAsked !== null ? `, ${r.threadsAsked} thread(s) asked` : ''}${r.reportedCores !== null ? `, TF.js told ${r.reportedCores} cores` : ''}: ${b.name} ${b.threads} thread(s)${b.simd ? ' SIMD' : ''}; ${tp}; load cold ${f(r.cold.loadMs)} ms, warm ${f(r.warm.loadMs)} ms`;
 }
 
 /** A Markdown table of the result (the README's form). */
 export function embedBrowserTable(res: EmbedBrowserResult): string {
   const batches = res.rows[0]?.cold.throughput.map((t) => t.batch) ?? [];
-  const head = `| page | WASM | ${batches.map((b) => `batch ${b}`).join(' | ')} | load cold (download + init + warm-up) | load warm | WASM heap | page + worker memory |`;
+  const head = `| page | WASM threads asked → used | ${batches.map((b) => `batch ${b}`).join(' | ')} | load cold (download + init + warm-up) | load warm | WASM heap | page + worker memory |`;
   const out = [head, `|---|---|${batches.map(() => '---:').join('|')}|---:|---:|---:|---:|`];
   for (const r of res.rows) {
     const b = r.cold.info.backend;
     const c = r.cold.info;
     out.push(
-      `| ${r.page} | ${b.threads} thread${b.threads === 1 ? '' : 's'}${b.simd ? ', SIMD' : ''} | ${r.cold.throughput
+      `| ${r.page}${r.reportedCores !== null ? ` (TF.js told ${r.reportedCores} cores)` : ''} | ${r.threadsAsked ?? 1} → ${b.threads}${b.simd ? ', SIMD' : ''} | ${r.cold.throughput
         .map((t) => `${f(t.inputsPerSec, 1)}/s`)
         .join(
           ' | ',
@@ -211,11 +231,14 @@ async function main(): Promise<void> {
     if (a === '--seconds') opts.minSeconds = Number(argv[++i]);
     else if (a === '--rounds') opts.rounds = Number(argv[++i]);
     else if (a === '--threads') opts.threads = String(argv[++i]).split(',').map(Number);
-    else if (a === '--batches') opts.batches = String(argv[++i]).split(',').map(Number);
+    else if (a === '--report-cores') {
+      const v = argv[++i];
+      opts.reportCores = v === 'none' ? null : Number(v);
+    } else if (a === '--batches') opts.batches = String(argv[++i]).split(',').map(Number);
     else if (a === '--json') json = argv[++i];
     else
       throw new Error(
-        `bench-embed-browser: unknown argument "${a}". Allowed: --seconds, --rounds, --threads, --batches, --json FILE.`,
+        `bench-embed-browser: unknown argument "${a}". Allowed: --seconds, --rounds, --threads, --report-cores N|none, --batches, --json FILE.`,
       );
   }
   const res = await runEmbedBrowserBench(opts);

@@ -190,6 +190,7 @@ async function main(): Promise<void> {
     configs: BenchRow[];
     dense: { runtime: string; n: number; r: ScanReport }[];
     fullQuery: FullQueryRow[];
+    incremental?: Record<string, number>;
     startup?: StartupResult[];
     chromium?: Record<string, unknown>;
     embed?: { batch: number; inputsPerSec: number }[];
@@ -238,6 +239,18 @@ async function main(): Promise<void> {
       report,
     });
     console.log(fullQueryTable(out.fullQuery));
+    // Incremental lexical changes at this size: one 100-chunk document in and out, vs a rebuild.
+    const doc = syntheticChunks(source.sentences, 100, 5).map((c) => ({ ...c, id: `new-${c.id}`, headings: '' }));
+    let t = performance.now();
+    const grown = built.bm25.withAdded(doc);
+    const addMs = performance.now() - t;
+    t = performance.now();
+    grown.without(doc.map((c) => c.id));
+    const deleteMs = performance.now() - t;
+    out.incremental = { chunks: n, addMs, deleteMs, rebuildMs: built.bm25BuildMs };
+    console.log(
+      `BM25 at ${n.toLocaleString('en')} chunks: add a 100-chunk document ${f(addMs)} ms, delete it ${f(deleteMs)} ms (no re-analysis), vs a full build ${f(built.bm25BuildMs / 1000)} s`,
+    );
   }
 
   if (args.browser && (args.sections.has('peers') || args.sections.has('dense') || args.sections.has('fullquery'))) {

@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  cacheName,
-  isPrecached,
-  routeRequest,
-  staleCaches,
-  withIsolationHeaders,
-  type Route,
-} from './precache';
+import { cacheName, isPrecached, routeRequest, staleCaches, withIsolationHeaders, type Route } from './precache';
 
 describe('isPrecached', () => {
   it('keeps the shell, bundles, the embedded model, the WASM runtimes and pdf.js assets', () => {
@@ -28,9 +21,11 @@ describe('isPrecached', () => {
       expect(isPrecached(path), path).toBe(true);
   });
 
-  it('leaves out other models, Vite copies of WASM files, maps, dotfiles and the service worker', () => {
+  it('leaves out other models, Vite copies of WASM files, maps, dotfiles, host files and the service worker', () => {
     for (const path of [
       'sw.js',
+      '_headers',
+      '_redirects',
       'models/tiny/encoder/onnx/model.onnx',
       'models/Xenova/bge-small-en-v1.5/onnx/model_quantized.onnx',
       'models/use-lite-copy/model.json',

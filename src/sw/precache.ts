@@ -8,7 +8,8 @@
  *   (`vendor/pdfjs/`). Not precached: the other model folders (an Enhanced profile's models and
  *   the generated test models: Transformers.js keeps what it loads in its own Cache Storage
  *   entry, so they are cached when first used), `.wasm` files Vite copies into `assets/` (the
- *   app loads its runtimes from `vendor/`), source maps, dotfiles and the service worker itself.
+ *   app loads its runtimes from `vendor/`), source maps, dotfiles, the hosts' `_headers` /
+ *   `_redirects` files and the service worker itself.
  * - The cache name: per base path (two deployments on one origin never delete each other's
  *   cache) and per build (the version is a hash of every precached file's content).
  * - How a request is answered: navigations network first with the cached shell as the offline
@@ -31,12 +32,15 @@ export const SHELL = 'index.html';
 
 export const SERVICE_WORKER_FILE = 'sw.js';
 
+/** Host configuration files in the output folder that hosts read and never serve (Netlify, Cloudflare Pages). */
+const HOST_FILES = new Set(['_headers', '_redirects']);
+
 /** Public-folder model directories that are precached (the embedded profile's model). */
 const PRECACHED_MODEL_DIRS = ['models/use-lite/'];
 
 /** True for a built file (path relative to the output folder, `/`-separated) the service worker precaches. */
 export function isPrecached(path: string): boolean {
-  if (path === SERVICE_WORKER_FILE) return false;
+  if (path === SERVICE_WORKER_FILE || HOST_FILES.has(path)) return false;
   if (path.split('/').some((part) => part.startsWith('.'))) return false;
   if (path.endsWith('.map')) return false;
   if (path.startsWith('assets/') && path.endsWith('.wasm')) return false;
@@ -62,9 +66,7 @@ export function staleCaches(names: readonly string[], scopePath: string, version
 }
 
 export type Route =
-  | { readonly kind: 'navigate' }
-  | { readonly kind: 'precache'; readonly path: string }
-  | { readonly kind: 'network' };
+  { readonly kind: 'navigate' } | { readonly kind: 'precache'; readonly path: string } | { readonly kind: 'network' };
 
 /**
  * How to answer a request: `navigate` (network first, cached shell offline), `precache` (cache

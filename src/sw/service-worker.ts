@@ -13,14 +13,7 @@
  * Built by Vite as its own entry (`scripts/service-worker-plugin.ts`), which writes the manifest
  * in place of `__EVIDENT_PRECACHE__`. Registered by the page (`src/ui/service-worker.ts`) in built apps only.
  */
-import {
-  SHELL,
-  cacheName,
-  routeRequest,
-  staleCaches,
-  withIsolationHeaders,
-  type PrecacheManifest,
-} from './precache';
+import { SHELL, cacheName, routeRequest, staleCaches, withIsolationHeaders, type PrecacheManifest } from './precache';
 
 declare const self: ServiceWorkerGlobalScope;
 

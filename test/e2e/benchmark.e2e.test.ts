@@ -132,6 +132,8 @@ describe.skipIf(ctx.skip !== null)('the Benchmark page in Chromium', () => {
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: 'test-results/benchmark-phone.png', fullPage: true });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    // All four tabs fit the phone's width (the tab list does not scroll).
+    expect(await page.locator('.tabs').evaluate((t) => t.scrollWidth <= t.clientWidth)).toBe(true);
     await page.setViewportSize(DESKTOP);
 
     // The library: the same documents listed and stored.

@@ -174,7 +174,7 @@ export interface KindDecision {
 
 // BEGIN FITTED (written by `npx tsx src/cli/fit-abstain.ts --rgb ../shared/datasets/rgb-counterfactual --scifact ../shared/datasets/scifact --write`)
 // factoid: 279 examples (279 rgb, 0 scifact, 0 scifact-unanswerable), 144 correct; threshold 0.45 (wrong-answer cost 1.5) keeps 140, 128 correct.
-// descriptive: 1609 examples (6 rgb, 806 scifact, 797 scifact-unanswerable), 489 correct; threshold 0.1 (selection F1 cost on answerable train claims 0.0037 ≤ 0.005) keeps 1528, 486 correct.
+// descriptive: 1618 examples (6 rgb, 807 scifact, 805 scifact-unanswerable), 488 correct; threshold 0.1 (selection F1 cost on answerable train claims 0.0037 ≤ 0.005) keeps 1526, 485 correct.
 export const FITTED_ABSTENTION: AbstentionOptions = Object.freeze({
   factoid: Object.freeze({
     model: Object.freeze({
@@ -221,42 +221,42 @@ export const FITTED_ABSTENTION: AbstentionOptions = Object.freeze({
   descriptive: Object.freeze({
     model: Object.freeze({
       mean: Object.freeze({
-        answerScore: 0.7647,
+        answerScore: 0.7675,
         margin: 0,
-        coverage: 0.4825,
-        spanCoverage: 0.3436,
+        coverage: 0.4928,
+        spanCoverage: 0.3456,
         typed: 0,
         specificity: 0,
         voteSources: 0,
         settled: 0,
-        agreement: 0.1012,
-        entityCoverage: 0.7637,
+        agreement: 0.1145,
+        entityCoverage: 0.7632,
       }),
       sd: Object.freeze({
-        answerScore: 0.2693,
+        answerScore: 0.27,
         margin: 1,
-        coverage: 0.2376,
-        spanCoverage: 0.2157,
+        coverage: 0.2358,
+        spanCoverage: 0.2148,
         typed: 1,
         specificity: 1,
         voteSources: 1,
         settled: 1,
-        agreement: 0.1896,
-        entityCoverage: 0.3793,
+        agreement: 0.1979,
+        entityCoverage: 0.3782,
       }),
       weights: Object.freeze({
-        answerScore: 0.1914,
+        answerScore: 0.2182,
         margin: 0,
-        coverage: 0.4218,
-        spanCoverage: 0.1025,
+        coverage: 0.4118,
+        spanCoverage: 0.0928,
         typed: 0,
         specificity: 0,
         voteSources: 0,
         settled: 0,
-        agreement: 0.5784,
-        entityCoverage: 0.0401,
+        agreement: 0.6189,
+        entityCoverage: 0.0857,
       }),
-      bias: -0.9408,
+      bias: -0.9563,
     }),
     threshold: 0.1,
   }),
