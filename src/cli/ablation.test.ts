@@ -139,6 +139,35 @@ describe('measurePacked', () => {
     // Documents {d1, d9}: P 1/2, R 1/2, F1 1/2. Gold sentences of d1: 1 packed (in d1#0), 3 not.
     expect(m).toEqual({ precision: 0.5, recall: 0.5, f1: 0.5, docs: 2, tokens: 250, sentenceRecall: 0.5 });
   });
+
+  it('counts only the sentences a trimmed source quotes in full', () => {
+    const source = {
+      chunkId: 'd1#0',
+      docId: 'd1',
+      candidateId: 'd1#0',
+      spans: [{ start: 10, end: 30 }],
+    } as PackedSource;
+    const units = {
+      sentences: new Map([['d1#0', [0, 1, 2]]]),
+      sentenceSpans: new Map([
+        [
+          'd1#0',
+          [
+            [0, 9],
+            [10, 30],
+            [31, 50],
+          ] as const,
+        ],
+      ]),
+    };
+    const m = measurePacked(
+      { sources: [source], tokens: 20 },
+      new Map([['d1', 1]]),
+      new Map([['d1', new Set([0, 1])]]),
+      units,
+    );
+    expect(m.sentenceRecall).toBe(0.5);
+  });
 });
 
 describe('candidate grouping', () => {

@@ -154,6 +154,8 @@ export interface SciFactUnits {
   readonly embedTexts: readonly string[];
   /** Chunk id → indices of the document sentences it holds. */
   readonly sentences: ReadonlyMap<string, readonly number[]>;
+  /** Chunk id → the document character span of each of those sentences (same order). */
+  readonly sentenceSpans?: ReadonlyMap<string, readonly (readonly [number, number])[]>;
 }
 
 /**
@@ -172,6 +174,7 @@ export function buildUnits(
   const ids: string[] = [];
   const embedTexts: string[] = [];
   const sentences = new Map<string, readonly number[]>();
+  const sentenceSpans = new Map<string, readonly (readonly [number, number])[]>();
   for (const doc of corpus) {
     const title = doc.title.trim();
     documents.set(doc.id, { id: doc.id, title, sourceType: 'peer_reviewed', status: 'current' });
@@ -209,9 +212,16 @@ export function buildUnits(
         id,
         Array.from({ length: w.to - w.from }, (_, i) => w.from + i),
       );
+      sentenceSpans.set(
+        id,
+        Array.from({ length: w.to - w.from }, (_, i) => {
+          const at = starts[w.from + i] as number;
+          return [at, at + (sents[w.from + i] as string).length] as const;
+        }),
+      );
     });
   }
-  return { chunks, documents, ids, embedTexts, sentences };
+  return { chunks, documents, ids, embedTexts, sentences, sentenceSpans };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -588,14 +598,20 @@ export function measurePacked(
   packed: Packed,
   judged: ReadonlyMap<string, number>,
   gold: SentenceSets | undefined,
-  units: Pick<SciFactUnits, 'sentences'>,
+  units: Pick<SciFactUnits, 'sentences' | 'sentenceSpans'>,
 ): QuerySelectionMetrics {
   const docs = new Set(packed.sources.map((s) => s.docId));
   const have = new Map<string, Set<number>>();
   for (const s of packed.sources) {
     const set = have.get(s.docId) ?? new Set<number>();
     have.set(s.docId, set);
-    for (const i of units.sentences.get(s.chunkId) ?? []) set.add(i);
+    // A sentence counts when the packed text quotes all of it (a source trimmed to some sentences
+    // quotes only those: `PackedSource.spans`).
+    const spans = units.sentenceSpans?.get(s.chunkId);
+    (units.sentences.get(s.chunkId) ?? []).forEach((i, j) => {
+      const at = spans?.[j];
+      if (!s.spans || !at || s.spans.some((q) => q.start <= at[0] && at[1] <= q.end)) set.add(i);
+    });
   }
   return {
     ...setPrf(docs, judged),

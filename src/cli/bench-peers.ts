@@ -159,6 +159,8 @@ export function withRatios(rows: readonly BenchRow[]): BenchRow[] {
         ...r.metrics,
         ...ratio('query_p50_ms'),
         ...ratio('query_p95_ms'),
+        ...ratio('query_best_p50_ms'),
+        ...ratio('query_best_p95_ms'),
         ...ratio('build_ms'),
         ...ratio('heap_mb'),
       },

@@ -323,7 +323,7 @@ export class Bm25Index {
         const d = newDoc[old.docIds[i] as number] as number;
         if (d < 0) continue;
         docIds[at] = d;
-        tfs.set(old.tfs.subarray(i * FIELD_COUNT, (i + 1) * FIELD_COUNT), at * FIELD_COUNT);
+        for (let f = 0; f < FIELD_COUNT; f++) tfs[at * FIELD_COUNT + f] = old.tfs[i * FIELD_COUNT + f] as number;
         at++;
       }
       if (at === start) continue;
@@ -663,7 +663,7 @@ function toCsr(
     const at = cursor[t] as number;
     cursor[t] = at + 1;
     docIds[at] = (postDoc.data[i] as number) + firstDoc;
-    tfs.set(postTf.data.subarray(i * FIELD_COUNT, (i + 1) * FIELD_COUNT), at * FIELD_COUNT);
+    for (let f = 0; f < FIELD_COUNT; f++) tfs[at * FIELD_COUNT + f] = postTf.data[i * FIELD_COUNT + f] as number;
   }
   return { offsets, docIds, tfs };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { estimateTokens, evidenceBudget, packEvidence, SOURCE_SEPARATOR } from './pack';
+import { splitSentences } from '../text/sentences';
+import { ELISION, estimateTokens, evidenceBudget, packEvidence, SOURCE_SEPARATOR, trimChunk } from './pack';
 import { decomposeQuestion, pairRationales } from './rationales';
 import { buildCorpus, candidate, deepFreeze } from './testing';
 
@@ -165,6 +166,102 @@ describe('packEvidence', () => {
         },
       ),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe('sentence trimming', () => {
+  const text = 'Background is long. Aspirin lowered the risk. Methods were standard. Risk fell by 5 percent.';
+  const terms = new Set(['aspirin', 'risk', '5']);
+
+  it('keeps the best-matching sentences in reading order, eliding gaps (hand-computed)', () => {
+    // Hits: 0, 2 (aspirin, risk), 0, 2 (risk, 5). Two kept: sentences 2 and 4, not adjacent.
+    const two = trimChunk(text, terms, 2);
+    expect(two.text).toBe(`Aspirin lowered the risk.${ELISION}Risk fell by 5 percent.`);
+    expect(two.spans.map((s) => text.slice(s.start, s.end))).toEqual([
+      'Aspirin lowered the risk.',
+      'Risk fell by 5 percent.',
+    ]);
+    // Three kept: the tie at 0 hits goes to the earlier sentence; 1 and 2 are adjacent, one span.
+    const three = trimChunk(text, terms, 3);
+    expect(three.text).toBe(`Background is long. Aspirin lowered the risk.${ELISION}Risk fell by 5 percent.`);
+    expect(three.spans).toHaveLength(2);
+    // Short enough: the whole text, one span.
+    expect(trimChunk(text, terms, 4)).toEqual({ text, spans: [{ start: 0, end: text.length }] });
+  });
+
+  it('omits a first heading that repeats the title from the header line', () => {
+    const c = buildCorpus([
+      { id: 'p', title: 'Aspirin Trial', chunks: [{ text, headings: ['Aspirin trial', 'Results'] }] },
+    ]);
+    const r = packEvidence([candidate('p#0', 1)], {
+      question: 'aspirin risk',
+      lookup: { chunks: c.chunks, documents: c.documents },
+    });
+    expect(r.sources[0]!.text.split('\n')[0]).toBe('[S1] Aspirin Trial › Results');
+    expect(r.sources[0]!.spans).toEqual([{ start: 0, end: text.length }]);
+  });
+
+  it('packs trimmed chunks with their document spans and rejects unknown modes', () => {
+    const c = buildCorpus([{ id: 'p', title: 'T', chunks: ['First chunk here.', text] }]);
+    const lk = { chunks: c.chunks, documents: c.documents };
+    const chunk = c.chunks.get('p#1')!;
+    const r = packEvidence(
+      [candidate('p#1', 1)],
+      { question: 'Did aspirin lower the risk?', lookup: lk },
+      { trim: 'sentences', maxSentences: 1 },
+    );
+    const s = r.sources[0]!;
+    expect(s.text).toBe('[S1] T\nAspirin lowered the risk.');
+    expect(s.spans).toHaveLength(1);
+    expect(chunk.start).toBeGreaterThan(0);
+    expect(chunk.text.slice(s.spans![0]!.start - chunk.start, s.spans![0]!.end - chunk.start)).toBe(
+      'Aspirin lowered the risk.',
+    );
+    expect(() => packEvidence([], { question: 'q', lookup: lk }, { trim: 'words' as never })).toThrow(/trim/);
+    expect(() => packEvidence([], { question: 'q', lookup: lk }, { maxSentences: 0 })).toThrow(/maxSentences/);
+  });
+
+  it('never cuts a sentence and never exceeds the budget when trimming (property)', () => {
+    const word = fc.constantFrom('dose', '5', 'mg', 'daily', 'patients', 'renal', 'risk', 'Dr.', 'e.g.', '3.5');
+    const sentence = fc.array(word, { minLength: 1, maxLength: 12 }).map((w) => `${w.join(' ')}.`);
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(sentence, { minLength: 1, maxLength: 8 }), { minLength: 1, maxLength: 8 }),
+        fc.integer({ min: 1, max: 5 }),
+        fc.integer({ min: 60, max: 1500 }),
+        (chunks, maxSentences, contextLimit) => {
+          const c = buildCorpus(chunks.map((ss, i) => ({ id: `d${i}`, title: `Doc ${i}`, chunks: [ss.join(' ')] })));
+          const lk = { chunks: c.chunks, documents: c.documents };
+          const r = packEvidence(
+            chunks.map((_, i) => candidate(`d${i}#0`, 1 / (i + 1))),
+            { question: 'renal dose 5 mg daily?', lookup: lk },
+            { contextLimit, systemPromptTokens: 10, answerReserve: 10, trim: 'sentences', maxSentences },
+          );
+          expect(r.budget.used).toBeLessThanOrEqual(r.budget.limit);
+          for (const s of r.sources) {
+            const chunk = c.chunks.get(s.chunkId)!;
+            const whole = splitSentences(chunk.text).map((x) => [x.start, x.end].join(':'));
+            const body = s.text.slice(s.text.indexOf('\n') + 1);
+            const pieces: string[] = [];
+            for (const sp of s.spans!) {
+              const from = sp.start - chunk.start;
+              const to = sp.end - chunk.start;
+              // Each span starts and ends on sentence boundaries of the chunk.
+              expect(whole.some((w) => w.startsWith(`${from}:`))).toBe(true);
+              expect(whole.some((w) => w.endsWith(`:${to}`))).toBe(true);
+              pieces.push(chunk.text.slice(from, to));
+            }
+            expect(body).toBe(pieces.join(ELISION));
+            // At most maxSentences whole sentences are quoted.
+            const quoted = splitSentences(chunk.text).filter((x) =>
+              s.spans!.some((sp) => sp.start - chunk.start <= x.start && x.end <= sp.end - chunk.start),
+            );
+            expect(quoted.length).toBe(Math.min(maxSentences, whole.length));
+          }
+        },
+      ),
+      { numRuns: 200 },
     );
   });
 });

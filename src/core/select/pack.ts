@@ -3,19 +3,23 @@
  *
  *   budget = contextLimit − systemPrompt − question − answerReserve − margin
  *
- * Items are whole chunks, so a sentence, table row, clause, unit or date is never cut: a chunk that
- * does not fit is skipped and the next one tried. Each packed source starts with a header line —
- * citation id, document title, heading trail, page — so headings survive packing. Selection is
+ * Items are whole chunks, or with `trim: 'sentences'` the sentences of a chunk that share the most
+ * terms with the question (`trimChunk`): either way a sentence, table row, clause, unit or date is
+ * never cut, and a chunk that does not fit is skipped and the next one tried. Each packed source
+ * starts with a header line — citation id, document title, heading trail (without a first heading
+ * that repeats the title), page — so headings survive packing, and it records the character
+ * spans of the document it quotes. Selection is
  * greedy by marginal utility per token, where utility = score + a bonus for each rationale the
  * chunk covers that no packed chunk covers yet (a 0/1 knapsack heuristic: the RAG guide's "rank by
  * marginal utility per token"). The packed list is grouped by rationale, then by document, then in
  * reading order, and numbered S1, S2, … in that order; the same input always gives the same ids.
  */
 import type { Candidate, DocStatus, SourceType } from '../types';
-import { assertKnownOptions } from '../errors';
+import { assertKnownOptions, EvidentError } from '../errors';
+import { splitSentences, type Span } from '../text/sentences';
 import type { EvidenceLookup } from './common';
 import { byScoreDesc, checkInt, checkRange, headingLine, metaOf, withEntry } from './common';
-import type { RationalePairing } from './rationales';
+import { termsOf, type RationalePairing } from './rationales';
 
 /** Tokens a text takes in the generator's prompt. */
 export type TokenCounter = (text: string) => number;
@@ -37,7 +41,14 @@ export interface PackOptions {
   readonly marginRatio: number;
   /** Utility added per not-yet-covered rationale a chunk covers (scores are in [0, 1] after priors). Evident default. */
   readonly coverBonus: number;
+  /** 'none': whole chunks. 'sentences': each chunk trimmed to its best-matching sentences (`trimChunk`). */
+  readonly trim: TrimMode;
+  /** With `trim: 'sentences'`: sentences kept per chunk, at most. */
+  readonly maxSentences: number;
 }
+
+export const TRIM_MODES = ['none', 'sentences'] as const;
+export type TrimMode = (typeof TRIM_MODES)[number];
 
 export const DEFAULT_PACK_OPTIONS: PackOptions = Object.freeze({
   contextLimit: 4096,
@@ -45,6 +56,8 @@ export const DEFAULT_PACK_OPTIONS: PackOptions = Object.freeze({
   answerReserve: 512,
   marginRatio: 0.05,
   coverBonus: 0.5,
+  trim: 'none',
+  maxSentences: 3,
 });
 
 /** One packed piece of evidence and where it came from. */
@@ -60,7 +73,12 @@ export interface PackedSource {
   /** Character span of the chunk in its document's text (UTF-16 offsets). */
   readonly start: number;
   readonly end: number;
-  /** Exactly what goes into the prompt: the header line, a newline, the whole chunk text. */
+  /**
+   * The document spans the packed text quotes, in order: `[{ start, end }]` for a whole chunk, its
+   * kept sentences when trimmed. `packEvidence` always sets it; absent means the whole chunk.
+   */
+  readonly spans?: readonly Span[];
+  /** Exactly what goes into the prompt: the header line, a newline, the chunk text (or its kept sentences joined by " … "). */
   readonly text: string;
   readonly tokens: number;
   readonly score: number;
@@ -94,9 +112,55 @@ export interface PackResult {
 export const SOURCE_SEPARATOR = '\n\n';
 
 function header(citationId: string, title: string, headings: readonly string[], page: number | undefined): string {
-  const trail = headings.length > 0 ? ` › ${headingLine(headings)}` : '';
+  // A first heading that repeats the title (a Markdown "# Title", a paper's title as its section) adds nothing.
+  const same = (a: string, b: string): boolean => a.trim().toLowerCase() === b.trim().toLowerCase();
+  const rest = headings.length > 0 && same(headings[0] as string, title) ? headings.slice(1) : headings;
+  const trail = rest.length > 0 ? ` › ${headingLine(rest)}` : '';
   return `[${citationId}] ${title}${trail}${page !== undefined ? ` (p. ${page})` : ''}`;
 }
+
+/** Separator between two kept sentences that are not adjacent in the chunk. */
+export const ELISION = ' … ';
+
+/** A chunk's text as packed: the body and the spans (relative to the chunk text) it quotes. */
+export interface TrimmedText {
+  readonly text: string;
+  readonly spans: readonly Span[];
+}
+
+/**
+ * The at most `maxSentences` sentences of `text` that share the most distinct terms with the
+ * question (Porter stems without stopwords, as rationales match), ties to the earlier sentence,
+ * in reading order. Adjacent kept sentences keep the text between them; a gap becomes " … ".
+ * Sentences are never cut. A text with no more sentences than that is returned whole; when no
+ * sentence shares a term, the first ones are kept.
+ */
+export function trimChunk(text: string, questionTerms: ReadonlySet<string>, maxSentences: number): TrimmedText {
+  const sentences = splitSentences(text);
+  if (sentences.length <= maxSentences) return { text, spans: [{ start: 0, end: text.length }] };
+  const scored = sentences.map((span, i) => {
+    let hits = 0;
+    for (const t of termsOf(text.slice(span.start, span.end))) if (questionTerms.has(t)) hits++;
+    return { span, i, hits };
+  });
+  const kept = [...scored]
+    .sort((a, b) => b.hits - a.hits || a.i - b.i)
+    .slice(0, maxSentences)
+    .sort((a, b) => a.i - b.i);
+  let out = '';
+  const spans: Span[] = [];
+  kept.forEach((k, j) => {
+    const prev = kept[j - 1];
+    if (prev) out += prev.i + 1 === k.i ? text.slice(prev.span.end, k.span.start) : ELISION;
+    out += text.slice(k.span.start, k.span.end);
+    const last = spans[spans.length - 1];
+    if (last && prev && prev.i + 1 === k.i) spans[spans.length - 1] = { start: last.start, end: k.span.end };
+    else spans.push(k.span);
+  });
+  return { text: out, spans };
+}
+
+const quoted = (spans: readonly Span[]): number => spans.reduce((a, sp) => a + sp.end - sp.start, 0);
 
 /** The evidence budget in tokens for a question (never negative). */
 export function evidenceBudget(
@@ -122,6 +186,14 @@ export function packEvidence(
   checkInt('pack', 'answerReserve', o.answerReserve, 0, 100_000_000);
   checkRange('pack', 'marginRatio', o.marginRatio, 0, 1);
   checkRange('pack', 'coverBonus', o.coverBonus, 0, 100);
+  if (!TRIM_MODES.includes(o.trim)) {
+    throw new EvidentError(
+      'invalid_option',
+      `pack: option "trim" must be one of ${TRIM_MODES.join(', ')}, got "${String(o.trim)}".`,
+    );
+  }
+  checkInt('pack', 'maxSentences', o.maxSentences, 1, 10_000);
+  const questionTerms = new Set(termsOf(input.question));
 
   const count = input.tokenCounter ?? estimateTokens;
   const limit = evidenceBudget(input.question, o, count);
@@ -134,6 +206,9 @@ export function packEvidence(
   interface Item {
     readonly c: Candidate;
     readonly title: string;
+    /** The packed body and the document spans it quotes. */
+    readonly body: string;
+    readonly spans: readonly Span[];
     readonly tokens: number;
     readonly covers: readonly string[];
   }
@@ -146,8 +221,20 @@ export function packEvidence(
       continue;
     }
     const title = metaOf(input.lookup, c.docId).title;
-    const text = `${header(widest, title, chunk.headings, chunk.page)}\n${chunk.text}`;
-    items.push({ c, title, tokens: Math.max(1, count(text)), covers: input.pairing?.covers.get(c.id) ?? [] });
+    const trimmed =
+      o.trim === 'sentences'
+        ? trimChunk(chunk.text, questionTerms, o.maxSentences)
+        : { text: chunk.text, spans: [{ start: 0, end: chunk.text.length }] };
+    const spans = trimmed.spans.map((sp) => ({ start: chunk.start + sp.start, end: chunk.start + sp.end }));
+    const text = `${header(widest, title, chunk.headings, chunk.page)}\n${trimmed.text}`;
+    items.push({
+      c,
+      title,
+      body: trimmed.text,
+      spans,
+      tokens: Math.max(1, count(text)),
+      covers: input.pairing?.covers.get(c.id) ?? [],
+    });
   }
 
   const covered = new Set<string>();
@@ -229,7 +316,7 @@ export function packEvidence(
   let final = ordered.map((it, i) => {
     const chunk = input.lookup.chunks.get(it.c.id)!;
     const citationId = `S${i + 1}`;
-    const text = `${header(citationId, it.title, chunk.headings, chunk.page)}\n${chunk.text}`;
+    const text = `${header(citationId, it.title, chunk.headings, chunk.page)}\n${it.body}`;
     return { it, chunk, citationId, text, tokens: count(text) };
   });
   const total = (xs: typeof final): number =>
@@ -248,7 +335,7 @@ export function packEvidence(
       .filter((x) => x !== worst)
       .map((x, i) => {
         const citationId = `S${i + 1}`;
-        const text = `${header(citationId, x.it.title, x.chunk.headings, x.chunk.page)}\n${x.chunk.text}`;
+        const text = `${header(citationId, x.it.title, x.chunk.headings, x.chunk.page)}\n${x.it.body}`;
         return { ...x, citationId, text, tokens: count(text) };
       });
   }
@@ -267,6 +354,7 @@ export function packEvidence(
       ...(x.chunk.page !== undefined ? { page: x.chunk.page } : {}),
       start: x.chunk.start,
       end: x.chunk.end,
+      spans: x.it.spans,
       text: x.text,
       tokens: x.tokens,
       score: x.it.c.score,
@@ -283,7 +371,12 @@ export function packEvidence(
         score: x.it.c.score,
         kept: true,
         reason: `packed as ${x.citationId}`,
-        detail: { citationId: x.citationId, tokens: x.tokens, group: source.group },
+        detail: {
+          citationId: x.citationId,
+          tokens: x.tokens,
+          group: source.group,
+          ...(o.trim === 'sentences' ? { quotedSpans: x.it.spans.length, quotedChars: quoted(x.it.spans) } : {}),
+        },
       }),
     );
   }

@@ -267,11 +267,15 @@ function HubConsent({ prompt, store }: { readonly prompt: ConsentPrompt; readonl
     <div className="consent panel" role="alertdialog" aria-labelledby={heading} data-testid="hub-consent-prompt">
       <h3 id={heading}>Download models from huggingface.co?</h3>
       <p>
-        Some {PROFILE_LABEL[prompt.profile.name]} models are not on this site ({prompt.reason}). Evident can download
-        those of the models below that are missing from the Hugging Face Hub ({estimated ? 'up to about ' : 'up to '}
+        Some {PROFILE_LABEL[prompt.profile.name]} models are not on this site. Evident can download those of the models
+        below that are missing from the Hugging Face Hub ({estimated ? 'up to about ' : 'up to '}
         {formatBytes(total)}) and keep them in this browser. Only model files are requested: your documents and
         questions never leave this page.
       </p>
+      <details className="muted">
+        <summary>What was not found</summary>
+        {prompt.reason}
+      </details>
       <ul>
         {prompt.models.map((m) => (
           <li key={m.role}>
