@@ -427,7 +427,9 @@ export interface SelectionProfile {
  *   hybrid (whose top-1 precision is 0.562 against 0.604: a 3-sentence window matches a claim
  *   less reliably than its abstract does). docWeight 0.7 / 0.8 / 0.9 / 0.95: F1 0.592 / 0.596 /
  *   0.594 / 0.596 — flat; 0.85 packs fewer tokens than 0.9+ at the same F1.
- * - Dense weight: the project default (0.25); 0.1 / 0.2 / 0.3 gave 0.590 / 0.596 / 0.590.
+ * - Dense weight: the project default (0.25 then; 0.1 / 0.2 / 0.3 gave 0.590 / 0.596 / 0.590). With
+ *   term-weighted BM25 the default is 0.15: full packet (no verify) F1 0.6154 vs 0.6164 at 0.1 and
+ *   0.6046 at 0.25 — flat, the default stays.
  * - Cutoff: the METEORA default z > 1.0 on the chunk curve. z 0.5 / 1.5 / 2 / 3: F1 0.595 / 0.595 /
  *   0.593 / 0.586 (more documents, recall 0.598 → 0.637, precision falls faster).
  * - Per-document grouping (one candidate per abstract before the cutoff): F1 0.599 vs 0.596, but

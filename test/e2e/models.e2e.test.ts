@@ -351,7 +351,9 @@ describe.skipIf(ctx.skip !== null)('model profiles in the app (Settings → Ask)
     expect(await enhanced.locator('tr[data-role="embedder"]').innerText()).toMatch(/Xenova\/bge-small-en-v1\.5.*MIT/s);
     expect(await page.getByTestId('webgpu').getAttribute('data-available')).toBe('no');
 
-    await enhanced.getByRole('radio').check();
+    // A controlled radio: it shows checked once the setting is saved.
+    await enhanced.getByRole('radio').click();
+    await expect.poll(() => enhanced.getByRole('radio').isChecked(), { timeout: 10_000 }).toBe(true);
     await page.getByRole('button', { name: 'Load the Enhanced models' }).click();
     const prompt = page.getByTestId('hub-consent-prompt');
     await prompt.waitFor({ timeout: 60_000 });
