@@ -10,6 +10,13 @@ export interface EmbedOptions {
   readonly onProgress?: (done: number, total: number) => void;
   /** Texts per model call; each backend documents its measured default. */
   readonly batchSize?: number;
+  /**
+   * What the texts are (default `passage`). Models trained with instructions embed a search query
+   * differently from a passage (BGE v1.5's query instruction, e5's `query: ` / `passage: `): the
+   * backend puts the manifest's `queryPrefix` or `passagePrefix` before each text. Models without
+   * prefixes (USE lite) ignore it.
+   */
+  readonly kind?: 'query' | 'passage';
 }
 
 export interface Embedder {

@@ -44,6 +44,9 @@ describe('models/manifest.json', () => {
       normalize: true,
       source: 'hub',
     });
+    // BGE v1.5's retrieval instruction goes before queries; passages get none.
+    expect(roles.embedder?.queryPrefix).toBe('Represent this sentence for searching relevant passages: ');
+    expect(roles.embedder?.passagePrefix).toBeUndefined();
     expect(roles['cross-encoder']?.id).toBe('Xenova/ms-marco-MiniLM-L-6-v2');
     expect(roles.nli?.id).toBe('Xenova/nli-deberta-v3-xsmall');
     expect(roles.generator).toMatchObject({ id: 'onnx-community/Qwen2.5-0.5B-Instruct', dtype: 'q4' });
@@ -102,6 +105,21 @@ describe('parseManifest rejects what it does not know, naming it', () => {
         (m: { profiles: { tiny: { roles: { embedder: Record<string, unknown> } } } }) =>
           (m.profiles.tiny.roles.embedder.pooling = 'max'),
         /pooling must be one of mean, cls/,
+      ],
+      [
+        (m: { profiles: { tiny: { roles: { embedder: Record<string, unknown> } } } }) =>
+          (m.profiles.tiny.roles.embedder.queryPrefix = 7),
+        /queryPrefix must be a string, got 7/,
+      ],
+      [
+        (m: { profiles: { tiny: { roles: { nli: Record<string, unknown> } } } }) =>
+          (m.profiles.tiny.roles.nli.passagePrefix = 'passage: '),
+        /passagePrefix applies to Transformers\.js embedders only/,
+      ],
+      [
+        (m: { profiles: { embedded: { roles: { embedder: Record<string, unknown> } } } }) =>
+          (m.profiles.embedded.roles.embedder.queryPrefix = 'query: '),
+        /queryPrefix applies to Transformers\.js embedders only/,
       ],
       [
         (m: { profiles: { tiny: { roles: { nli: Record<string, unknown> } } } }) =>

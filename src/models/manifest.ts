@@ -64,6 +64,13 @@ export interface ModelSpec {
   readonly pooling?: Pooling;
   /** Embedders only: whether the model's vectors are meant to be L2-normalised (cosine). */
   readonly normalize?: boolean;
+  /**
+   * Transformers.js embedders only: text put before a search query (BGE v1.5: "Represent this
+   * sentence for searching relevant passages: "; e5: "query: "). Absent: queries are embedded as is.
+   */
+  readonly queryPrefix?: string;
+  /** Transformers.js embedders only: text put before every passage (e5: "passage: "). Absent: none. */
+  readonly passagePrefix?: string;
   readonly files: readonly ModelFile[];
   readonly notes?: string;
 }
@@ -92,6 +99,8 @@ const SPEC_FIELDS = [
   'approxBytes',
   'pooling',
   'normalize',
+  'queryPrefix',
+  'passagePrefix',
   'files',
   'notes',
 ] as const;
@@ -181,7 +190,16 @@ function parseSpec(where: string, role: ModelRole, raw: unknown): ModelSpec {
     if (typeof raw.normalize !== 'boolean')
       fail(where, 'normalize must be true or false for a Transformers.js embedder.');
     spec.normalize = raw.normalize;
+    for (const field of ['queryPrefix', 'passagePrefix'] as const) {
+      const v = raw[field];
+      if (v === undefined) continue;
+      if (typeof v !== 'string') fail(where, `${field} must be a string, got ${JSON.stringify(v)}.`);
+      if (v !== '') spec[field] = v;
+    }
   } else {
+    for (const field of ['queryPrefix', 'passagePrefix'] as const) {
+      if (raw[field] !== undefined) fail(where, `${field} applies to Transformers.js embedders only.`);
+    }
     if (raw.pooling !== undefined && role !== 'embedder') fail(where, 'pooling applies to embedders only.');
     if (raw.normalize !== undefined && role !== 'embedder') fail(where, 'normalize applies to embedders only.');
     if (raw.pooling !== undefined) spec.pooling = oneOf(where, 'pooling', raw.pooling, POOLINGS);

@@ -16,8 +16,10 @@ export const DB_VERSION = 2;
 
 /** User settings and library flags, one record per key. */
 export interface Settings {
-  /** Model profile chosen in settings. */
-  readonly profile: 'embedded' | 'enhanced';
+  /** Model profile chosen in settings (loaded again at startup). */
+  readonly profile: 'embedded' | 'enhanced' | 'tiny';
+  /** The user agreed to model downloads from the Hugging Face Hub. */
+  readonly hubConsent: boolean;
   /** Evidence token budget for packing. */
   readonly budget: number;
   /** MMR λ (relevance vs diversity). */

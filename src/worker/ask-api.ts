@@ -298,7 +298,13 @@ export interface CutoffBounds {
 
 /** What the user can change; persisted in IndexedDB's settings store when there is one. */
 export interface AppSettingValues {
-  readonly profile: 'embedded' | 'enhanced';
+  /**
+   * The model profile the user chose; the worker loads it again at startup (`tiny`: the test
+   * profile, offered with `?test-models` only).
+   */
+  readonly profile: 'embedded' | 'enhanced' | 'tiny';
+  /** The user agreed to download models that are not on this site from the Hugging Face Hub. */
+  readonly hubConsent: boolean;
   /** Evidence token budget: packed passages never exceed it. */
   readonly budget: number;
   /** MMR λ: relevance (1) vs diversity (0). */

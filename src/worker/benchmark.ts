@@ -293,6 +293,7 @@ async function denseRun(
     dataset.queries.map((q) => q.text),
     {
       signal,
+      kind: 'query',
       onProgress: (done) => report('embed', texts.length + done, total),
     },
   );

@@ -692,7 +692,7 @@ export class Engine {
         : null;
     if (embedder && dense) {
       const t1 = performance.now();
-      const q = await embedder.embed([query], { signal: opts.signal });
+      const q = await embedder.embed([query], { signal: opts.signal, kind: 'query' });
       embedMs = performance.now() - t1;
       throwIfAborted(opts.signal);
       const t2 = performance.now();

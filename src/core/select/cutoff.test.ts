@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { cutoffCandidates, findElbow } from './cutoff';
+import { COVER_RULE, cutoffCandidates, findElbow } from './cutoff';
 import { candidate, deepFreeze } from './testing';
 import { EvidentError } from '../errors';
 
@@ -123,6 +123,82 @@ describe('cutoffCandidates', () => {
         },
       ),
       { numRuns: 400 },
+    );
+  });
+});
+
+describe('rationale cover', () => {
+  // Curve 0.85 | 0.75 0.72 0.70 0.69 0.68: the first gap (0.10) is the elbow, so one is kept.
+  const scored = [
+    candidate('a#0', 0.85),
+    candidate('a#1', 0.75),
+    candidate('b#0', 0.72),
+    candidate('a#2', 0.7),
+    candidate('a#3', 0.69),
+    candidate('c#0', 0.68),
+  ];
+  const covers = new Map<string, string[]>([
+    ['a#0', ['R1']],
+    ['a#1', ['R2']],
+    ['b#0', ['R3']],
+    ['a#3', ['R4']],
+  ]);
+
+  it('keeps the best candidate of an uncovered rationale from a kept document, near the top', () => {
+    expect(cutoffCandidates(scored, { coverFloor: null }, { covers }).kept.map((c) => c.id)).toEqual(['a#0']);
+    const r = cutoffCandidates(scored, {}, { covers });
+    // a#1 (R2, same document, 0.75 ≥ 0.8 × 0.85, rank 2) comes back; b#0 is another document;
+    // a#3 (R4) ranks 5, beyond the first 3.
+    expect(r.kept.map((c) => c.id)).toEqual(['a#0', 'a#1']);
+    expect(r.position).toBe(1);
+    expect(r.kept[1]!.trace.at(-1)).toMatchObject({
+      stage: 'cutoff',
+      kept: true,
+      reason: 'kept below the cut: covers rationale R2',
+      detail: { rule: COVER_RULE, rank: 2 },
+    });
+    expect(r.dropped.map((c) => c.id)).toEqual(['b#0', 'a#2', 'a#3', 'c#0']);
+  });
+
+  it('respects the floor, the ranks, the document rule, covered rationales and maxKeep', () => {
+    const ids = (o: Parameters<typeof cutoffCandidates>[1], m = covers) =>
+      cutoffCandidates(scored, o, { covers: m }).kept.map((c) => c.id);
+    expect(ids({ coverFloor: 0.9 })).toEqual(['a#0']);
+    expect(ids({ coverSameDocument: false })).toEqual(['a#0', 'a#1', 'b#0']);
+    expect(ids({ coverRanks: 5 })).toEqual(['a#0', 'a#1', 'a#3']);
+    expect(ids({}, new Map([...covers, ['a#0', ['R1', 'R2']]]))).toEqual(['a#0']);
+    expect(ids({ maxKeep: 1 })).toEqual(['a#0']);
+    expect(cutoffCandidates(scored).kept.map((c) => c.id)).toEqual(['a#0']);
+    expect(() => cutoffCandidates(scored, { coverFloor: 1.5 })).toThrow(EvidentError);
+    expect(() => cutoffCandidates(scored, { coverRanks: 0 })).toThrow(EvidentError);
+  });
+
+  it('keeps within maxKeep, never drops a candidate above the cut, accounts for everyone (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.tuple(
+            fc.double({ min: 0, max: 1, noNaN: true }),
+            fc.integer({ min: 0, max: 3 }),
+            fc.subarray(['R1', 'R2', 'R3']),
+          ),
+          {
+            maxLength: 30,
+          },
+        ),
+        fc.integer({ min: 1, max: 8 }),
+        (rows, maxKeep) => {
+          const list = rows.map(([s, d], i) => candidate(`d${d}#${i}`, s));
+          const m = new Map(rows.map(([, , rs], i) => [list[i]!.id, rs]));
+          const plain = cutoffCandidates(list, { maxKeep, coverFloor: null });
+          const r = cutoffCandidates(list, { maxKeep }, { covers: m });
+          expect(r.kept.length).toBeLessThanOrEqual(maxKeep);
+          expect(r.kept.length + r.dropped.length).toBe(list.length);
+          const kept = new Set(r.kept.map((c) => c.id));
+          for (const c of plain.kept) expect(kept.has(c.id)).toBe(true);
+        },
+      ),
+      { numRuns: 300 },
     );
   });
 });

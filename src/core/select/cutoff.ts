@@ -14,12 +14,29 @@
  * later stages (dedup, MMR, token budget) still trim.
  *
  * Candidates whose score is not a finite number cannot be placed on the curve and are dropped.
+ *
+ * Rationale cover (`coverFloor`, METEORA pairs every rationale with its evidence): when the
+ * caller passes which rationales each candidate covers, a rationale that no kept candidate
+ * covers gets its best-scored covering candidate back if that score is at least `coverFloor` ×
+ * the top score, within `maxKeep` (rule 'cover' in its trace). A two-part question whose second
+ * part sits just below a steep first gap keeps both parts. `coverFloor: null`, or no cover
+ * map, is METEORA's rule alone.
  */
 import type { Candidate } from '../types';
 import { assertKnownOptions } from '../errors';
 import { byScoreDesc, checkInt, checkRange, withEntry } from './common';
 
+/**
+ * Default `coverFloor`: a rationale's best candidate comes back when it scores ≥ 0.8 of the top.
+ * Our choice, checked on SciFact TRAIN (see DESIGN.md, selection) and on the demo question.
+ */
+export const COVER_FLOOR = 0.8;
+/** Default `coverRanks`: only the first 3 of the curve can come back (our choice, checked likewise). */
+export const COVER_RANKS = 3;
+
 export const CUTOFF_RULES = ['z-gap', 'second-diff', 'bound', 'degenerate'] as const;
+/** Rule of a candidate kept below the cut because it covers an otherwise uncovered rationale. */
+export const COVER_RULE = 'cover';
 export type CutoffRule = (typeof CUTOFF_RULES)[number];
 
 export interface CutoffOptions {
@@ -29,9 +46,31 @@ export interface CutoffOptions {
   readonly minKeep: number;
   /** Keep at most this many: the upper end of the cascade's "selection (5–12)" (RAG guide). */
   readonly maxKeep: number;
+  /**
+   * Reinstate the best candidate of an uncovered rationale when its score is ≥ this fraction of
+   * the top score (needs `CutoffContext.covers`); null: METEORA's rule alone.
+   */
+  readonly coverFloor: number | null;
+  /** …and when it ranks within the first this many of the curve. */
+  readonly coverRanks: number;
+  /** …and, when true, only from a document the cut already keeps (no new document for cover). */
+  readonly coverSameDocument: boolean;
 }
 
-export const DEFAULT_CUTOFF_OPTIONS: CutoffOptions = Object.freeze({ zThreshold: 1.0, minKeep: 1, maxKeep: 12 });
+export const DEFAULT_CUTOFF_OPTIONS: CutoffOptions = Object.freeze({
+  zThreshold: 1.0,
+  minKeep: 1,
+  maxKeep: 12,
+  coverFloor: COVER_FLOOR,
+  coverRanks: COVER_RANKS,
+  coverSameDocument: true,
+});
+
+/** What the cutoff may know besides scores. */
+export interface CutoffContext {
+  /** Per candidate id: the rationale ids it covers (`RationalePairing.covers`). */
+  readonly covers?: ReadonlyMap<string, readonly string[]>;
+}
 
 export interface CutoffResult {
   /** Kept candidates, best first. */
@@ -77,13 +116,19 @@ export function findElbow(
   return { elbow: c >= 0 ? bestI : bestI + 1, rule: 'second-diff' };
 }
 
-/** Keeps the candidates above the elbow of the score curve, within [minKeep, maxKeep]. */
-export function cutoffCandidates(candidates: readonly Candidate[], options: Partial<CutoffOptions> = {}): CutoffResult {
+/** Keeps the candidates above the elbow of the score curve, within [minKeep, maxKeep] (plus rationale cover). */
+export function cutoffCandidates(
+  candidates: readonly Candidate[],
+  options: Partial<CutoffOptions> = {},
+  context: CutoffContext = {},
+): CutoffResult {
   assertKnownOptions(options, DEFAULT_CUTOFF_OPTIONS, 'cutoff');
   const o: CutoffOptions = { ...DEFAULT_CUTOFF_OPTIONS, ...options };
   checkRange('cutoff', 'zThreshold', o.zThreshold, -10, 10);
   checkInt('cutoff', 'minKeep', o.minKeep, 0, 10_000);
   checkInt('cutoff', 'maxKeep', o.maxKeep, Math.max(1, o.minKeep), 10_000);
+  if (o.coverFloor !== null) checkRange('cutoff', 'coverFloor', o.coverFloor, 0, 1);
+  checkInt('cutoff', 'coverRanks', o.coverRanks, 1, 10_000);
 
   const valid = candidates.filter((c) => Number.isFinite(c.score)).sort(byScoreDesc);
   const invalid = candidates.filter((c) => !Number.isFinite(c.score));
@@ -93,22 +138,69 @@ export function cutoffCandidates(candidates: readonly Candidate[], options: Part
   const rule: CutoffRule = found !== 'degenerate' && position !== elbow ? 'bound' : found;
 
   const detail = { position, elbow, rule };
+  const rescued = rescueUncovered(valid, position, o, context);
   const kept = valid
-    .slice(0, position)
-    .map((c, i) => withEntry(c, { stage: 'cutoff', score: c.score, kept: true, detail: { ...detail, rank: i + 1 } }));
-  const dropped = [
-    ...valid.slice(position).map((c, i) =>
+    .map((c, i) => ({ c, i }))
+    .filter(({ i }) => i < position || rescued.has(i))
+    .map(({ c, i }) =>
       withEntry(c, {
         stage: 'cutoff',
         score: c.score,
-        kept: false,
-        reason: `below the elbow: rank ${position + i + 1} > cut ${position} (${rule})`,
-        detail: { ...detail, rank: position + i + 1 },
+        kept: true,
+        ...(i >= position ? { reason: `kept below the cut: covers rationale ${rescued.get(i) as string}` } : {}),
+        detail: { ...detail, rank: i + 1, ...(i >= position ? { rule: COVER_RULE } : {}) },
       }),
-    ),
+    );
+  const dropped = [
+    ...valid
+      .map((c, i) => ({ c, i }))
+      .filter(({ i }) => i >= position && !rescued.has(i))
+      .map(({ c, i }) =>
+        withEntry(c, {
+          stage: 'cutoff',
+          score: c.score,
+          kept: false,
+          reason: `below the elbow: rank ${i + 1} > cut ${position} (${rule})`,
+          detail: { ...detail, rank: i + 1 },
+        }),
+      ),
     ...invalid.map((c) =>
       withEntry(c, { stage: 'cutoff', kept: false, reason: 'score is not a finite number', detail }),
     ),
   ];
   return { kept, dropped, curve, position, elbow, rule };
+}
+
+/**
+ * Ranks below the cut (in `valid`, best first) to keep for rationale cover: per rationale that no
+ * candidate above the cut covers, its best covering candidate when its score ≥ coverFloor × top;
+ * at most `maxKeep − position` of them, best first. Rank → the rationale it covers.
+ */
+function rescueUncovered(
+  valid: readonly Candidate[],
+  position: number,
+  o: CutoffOptions,
+  context: CutoffContext,
+): Map<number, string> {
+  const rescued = new Map<number, string>();
+  const covers = context.covers;
+  if (o.coverFloor === null || !covers || position === 0 || position >= valid.length) return rescued;
+  const covered = new Set<string>();
+  const keptDocs = new Set<string>();
+  for (const c of valid.slice(0, position)) {
+    keptDocs.add(c.docId);
+    for (const r of covers.get(c.id) ?? []) covered.add(r);
+  }
+  const floor = o.coverFloor * Math.max(0, (valid[0] as Candidate).score);
+  const end = Math.min(valid.length, o.coverRanks);
+  for (let i = position; i < end && position + rescued.size < o.maxKeep; i++) {
+    const c = valid[i] as Candidate;
+    if (c.score < floor) break;
+    if (o.coverSameDocument && !keptDocs.has(c.docId)) continue;
+    const fresh = (covers.get(c.id) ?? []).filter((r) => !covered.has(r));
+    if (fresh.length === 0) continue;
+    rescued.set(i, fresh[0] as string);
+    for (const r of covers.get(c.id) ?? []) covered.add(r);
+  }
+  return rescued;
 }

@@ -228,7 +228,9 @@ export async function selectEvidence(
 
   // 4. Cutoff.
   t = clock();
-  const cut = cutoffCandidates(afterPriors, { maxKeep: o.maxEvidence, ...o.cutoff });
+  // The cutoff keeps the best candidate of a rationale nothing above the cut covers (`coverFloor`).
+  const coverPairing = pairRationales(rationales, afterPriors, lookup, o.pairing);
+  const cut = cutoffCandidates(afterPriors, { maxKeep: o.maxEvidence, ...o.cutoff }, { covers: coverPairing.covers });
   const [afterCutoff, cutDropped] = record('cutoff', t, cut.kept, cut.dropped) as [Candidate[], Candidate[]];
 
   // 5. Expand.

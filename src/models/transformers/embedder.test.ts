@@ -103,6 +103,39 @@ describe('Transformers.js embedder on the tiny encoder', () => {
     }
   });
 
+  it("puts the manifest's query prefix before queries only, and the passage prefix before passages", async () => {
+    const q = await loadTransformersEmbedder({ ...spec, queryPrefix: 'query: ' });
+    const qp = await loadTransformersEmbedder({ ...spec, queryPrefix: 'query: ', passagePrefix: 'passage: ' });
+    try {
+      const plain = await embedder.embed(TEXTS);
+      // A query prefix leaves passages (and so the id of their stored vectors) as they were…
+      expect(q.embedder.id).toBe(embedder.id);
+      const passages = await q.embedder.embed(TEXTS, { kind: 'passage' });
+      TEXTS.forEach((_, i) => expectClose(rowOf(passages, 32, i), rowOf(plain, 32, i)));
+      expectClose(rowOf(await q.embedder.embed(TEXTS), 32, 0), rowOf(plain, 32, 0));
+      // …and makes the query's vector that of the prefixed text, unlike the plain one.
+      const query = rowOf(await q.embedder.embed([TEXTS[2]!], { kind: 'query' }), 32, 0);
+      const [prefixed] = await reference([`query: ${TEXTS[2]}`], 'mean');
+      expectClose(query, prefixed as Float32Array);
+      expect(Math.max(...query.map((x, j) => Math.abs(x - rowOf(plain, 32, 2)[j]!)))).toBeGreaterThan(1e-3);
+      // Without prefixes in the manifest a query is embedded as a passage.
+      expectClose(rowOf(await embedder.embed([TEXTS[2]!], { kind: 'query' }), 32, 0), rowOf(plain, 32, 2));
+
+      // A passage prefix changes every stored vector: a new id, and a window that leaves it room.
+      expect(qp.embedder.id).toMatch(/^tiny\/encoder@main\/fp32\/mean-norm\/passage-[0-9a-f]{8}\/max\d+$/);
+      expect(qp.embedder.maxTokens).toBe(62 - embedder.countTokens('passage: '));
+      const [withPrefix] = await reference([`passage: ${TEXTS[0]}`], 'mean');
+      expectClose(rowOf(await qp.embedder.embed([TEXTS[0]!]), 32, 0), withPrefix as Float32Array);
+      const [queryRef] = await reference([`query: ${TEXTS[0]}`], 'mean');
+      expectClose(rowOf(await qp.embedder.embed([TEXTS[0]!], { kind: 'query' }), 32, 0), queryRef as Float32Array);
+      // A text without tokens stays a zero row, prefix or not.
+      expect(rowOf(await qp.embedder.embed(['']), 32, 0).every((x) => x === 0)).toBe(true);
+    } finally {
+      q.embedder.dispose();
+      qp.embedder.dispose();
+    }
+  });
+
   it('gives a text the same vector alone and in a padded batch (padding is masked)', async () => {
     const alone = await embedder.embed(['Sick leave is paid.']);
     const batched = await embedder.embed(TEXTS, { batchSize: 3 });

@@ -2,9 +2,16 @@
  * A Transformers.js feature-extraction model behind the `Embedder` interface (e.g. bge-small with
  * CLS pooling). Pooling and normalisation come from the manifest; rows are L2-normalised again in
  * float32 so the `Embedder` contract (dot product = cosine) holds exactly whatever the model did.
+ *
+ * Instruction prefixes come from the manifest too: `embed(texts, { kind: 'query' })` puts
+ * `queryPrefix` before each text (BGE v1.5's retrieval instruction, e5's `query: `), a passage
+ * gets `passagePrefix` (e5's `passage: `). The passage prefix changes every stored vector, so it is
+ * part of the id; the query prefix changes only the query's vector, so it is not (vectors stored
+ * before it changed stay valid). The window (`maxTokens`) leaves room for the passage prefix.
  */
 import { pipeline } from '@huggingface/transformers';
 import { EvidentError } from '../../core/errors';
+import { fnv1a64 } from '../../core/util/hash';
 import type { EmbedOptions, Embedder } from '../embedder';
 import type { ModelSpec, Pooling } from '../manifest';
 import {
@@ -68,6 +75,8 @@ class TransformersEmbedder implements Embedder {
   readonly id: string;
   readonly dim: number;
   readonly maxTokens: number;
+  private readonly queryPrefix: string;
+  private readonly passagePrefix: string;
   private disposed = false;
 
   constructor(
@@ -82,10 +91,15 @@ class TransformersEmbedder implements Embedder {
       throw new EvidentError('model_load_failed', `${spec.id}: config.json has no hidden_size.`);
     }
     this.dim = hidden;
-    // The model reads model_max_length tokens including [CLS]/[SEP]; maxTokens counts text tokens.
+    this.queryPrefix = spec.queryPrefix ?? '';
+    this.passagePrefix = spec.passagePrefix ?? '';
+    // The model reads model_max_length tokens including [CLS]/[SEP] and the passage prefix;
+    // maxTokens counts the passage's own tokens.
     const specials = extractor.tokenizer.encode('').length;
-    this.maxTokens = Math.max(1, extractor.tokenizer.model_max_length - specials);
-    this.id = `${spec.id}@${spec.revision ?? 'main'}/${spec.dtype}/${pooling}${normalize ? '-norm' : ''}/max${this.maxTokens}`;
+    const prefixTokens = this.passagePrefix ? this.countTokens(this.passagePrefix) : 0;
+    this.maxTokens = Math.max(1, extractor.tokenizer.model_max_length - specials - prefixTokens);
+    const passage = this.passagePrefix ? `/passage-${fnv1a64(this.passagePrefix).slice(0, 8)}` : '';
+    this.id = `${spec.id}@${spec.revision ?? 'main'}/${spec.dtype}/${pooling}${normalize ? '-norm' : ''}${passage}/max${this.maxTokens}`;
   }
 
   countTokens(text: string): number {
@@ -98,9 +112,10 @@ class TransformersEmbedder implements Embedder {
     assertBatchSize(batchSize);
     const { signal, onProgress } = options;
     throwIfAborted(signal, 'Embedding');
+    const prefix = options.kind === 'query' ? this.queryPrefix : this.passagePrefix;
     const total = texts.length;
     const out = new Float32Array(total * this.dim);
-    // A text without tokens keeps its zero row (the contract); the model would embed [CLS][SEP].
+    // A text without tokens keeps its zero row (the contract), prefix or not.
     const lengths = texts.map((t) => this.countTokens(t));
     const order = lengths.map((_, i) => i).filter((i) => (lengths[i] as number) > 0);
     // Similar lengths together waste less work on padding; the result does not depend on it.
@@ -110,7 +125,7 @@ class TransformersEmbedder implements Embedder {
     for (let start = 0; start < order.length; start += batchSize) {
       const batch = order.slice(start, start + batchSize);
       const tensor = await this.extractor(
-        batch.map((i) => texts[i] as string),
+        batch.map((i) => prefix + (texts[i] as string)),
         { pooling: this.pooling, normalize: this.normalize },
       );
       try {
