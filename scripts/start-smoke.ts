@@ -10,24 +10,12 @@
  * reported in README, not an assertion (timings on a shared machine vary).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launchChromium } from '../test/e2e/browser.ts';
+import { freePort } from '../test/e2e/global-setup.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-
-function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const srv = createServer();
-    srv.unref();
-    srv.on('error', fail);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      srv.close(() => (typeof addr === 'object' && addr ? ok(addr.port) : fail(new Error('no free port'))));
-    });
-  });
-}
 
 async function waitForHttp(url: string, deadline: number, server: ChildProcess): Promise<void> {
   while (Date.now() < deadline) {

@@ -40,7 +40,7 @@ function browserRequired(): boolean {
 }
 
 /** A port the OS reports free right now (the preview server binds it with strictPort). */
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
     const srv = createServer();
     srv.unref();
