@@ -3,15 +3,22 @@ import { EvidentError } from '../core/errors';
 import manifestJson from '../../models/manifest.json';
 import { parseManifest, summarizeProfiles, type ProfileSummary } from '../models/manifest';
 import type { AppSettings, SettingsPatch } from '../worker/ask-api';
-import type { ModelStatusReport, ProfileLoadResult } from '../worker/models-api';
+import type { ModelStatusReport, ProfileLoadResult, RestoreStatus } from '../worker/models-api';
 import { SettingsStore } from './settings-store';
 
 const base = {
-  values: { profile: 'embedded', budget: 3000, mmrLambda: 0.7, cutoffBounds: { min: 1, max: 12 } },
+  values: { profile: 'embedded', hubConsent: false, budget: 3000, mmrLambda: 0.7, cutoffBounds: { min: 1, max: 12 } },
 } as unknown as AppSettings;
 
-const idleModels = (loaded: ProfileLoadResult | null = null, running = false): ModelStatusReport => ({
+const NO_RESTORE: RestoreStatus = { state: 'none', profile: null, allowRemote: false, progress: null, error: null };
+
+const idleModels = (
+  loaded: ProfileLoadResult | null = null,
+  running = false,
+  restore: RestoreStatus = NO_RESTORE,
+): ModelStatusReport => ({
   loaded,
+  restore,
   activeEmbedder: 'use-lite',
   denseOnHold: running,
   reembed: {
@@ -57,7 +64,9 @@ function fakeClient() {
       status = idleModels(tinyResult);
       return tinyResult;
     },
-    disposeProfile: async () => {
+    disposals: 0,
+    disposeProfile: async function (this: { disposals: number }) {
+      this.disposals++;
       status = idleModels();
       return null;
     },
@@ -148,5 +157,70 @@ describe('SettingsStore', () => {
     await store.refreshModels();
     expect(store.getState().profileLoad).toEqual({ phase: 'idle' });
     store.dispose();
+  });
+
+  it('remembers consent and the loaded profile in the settings; release remembers Embedded', async () => {
+    const client = fakeClient();
+    const store = new SettingsStore(client);
+    await store.load();
+    expect(store.getState().hubConsent).toBe(false);
+    await store.loadProfile(ENHANCED);
+    await store.allowHubDownloads();
+    expect((await client.getSettings()).values.hubConsent).toBe(true);
+    // A new page (a reload) starts from the stored consent: the first load may use the Hub.
+    const reloaded = new SettingsStore(client);
+    await reloaded.load();
+    expect(reloaded.getState().hubConsent).toBe(true);
+    await reloaded.loadProfile(ENHANCED);
+    expect(client.loads.at(-1)).toEqual({ profile: 'enhanced', allowRemote: true });
+    await reloaded.revokeHubConsent();
+    expect((await client.getSettings()).values.hubConsent).toBe(false);
+
+    await reloaded.loadProfile(TINY);
+    expect((await client.getSettings()).values.profile).toBe('tiny');
+    await reloaded.releaseProfile();
+    expect((await client.getSettings()).values.profile).toBe('embedded');
+  });
+
+  it("follows the worker's startup load of the remembered profile: progress, then its models", async () => {
+    const client = fakeClient();
+    const store = new SettingsStore(client, { pollMs: 5 });
+    const progress = { role: 'nli', modelId: 'tiny/nli', phase: 'download', loadedBytes: 10, totalBytes: 40 } as const;
+    const restoring: RestoreStatus = { state: 'loading', profile: 'tiny', allowRemote: false, progress, error: null };
+    client.setStatus(idleModels(null, false, restoring));
+    await store.load();
+    expect(store.getState().profileLoad).toEqual({ phase: 'loading', profile: 'tiny', progress, atStartup: true });
+    client.setStatus(idleModels(tinyResult, false, { ...restoring, state: 'ready' }));
+    await new Promise((r) => setTimeout(r, 30));
+    expect(store.getState().profileLoad).toEqual({ phase: 'ready', result: tinyResult });
+    store.dispose();
+  });
+
+  it('says why the remembered profile did not load at startup; Cancel stops a startup load in the worker', async () => {
+    const client = fakeClient();
+    const store = new SettingsStore(client);
+    const error = {
+      code: 'model_not_found',
+      message: 'embedder: Xenova/bge-small-en-v1.5 is not self-hosted.',
+    } as const;
+    client.setStatus(
+      idleModels(null, false, { state: 'failed', profile: 'enhanced', allowRemote: false, progress: null, error }),
+    );
+    await store.load();
+    expect(store.getState().profileLoad).toEqual({ phase: 'error', profile: 'enhanced', error, atStartup: true });
+    // A load the page runs is not overridden by the worker's old news.
+    await store.loadProfile(TINY);
+    expect(store.getState().profileLoad).toMatchObject({ phase: 'ready', result: { profile: 'tiny' } });
+
+    client.setStatus(
+      idleModels(null, false, { state: 'loading', profile: 'tiny', allowRemote: false, progress: null, error: null }),
+    );
+    const next = new SettingsStore(client);
+    await next.refreshModels();
+    expect(next.getState().profileLoad).toMatchObject({ phase: 'loading', atStartup: true });
+    next.cancelProfileLoad();
+    expect(next.getState().profileLoad).toEqual({ phase: 'idle' });
+    await expect.poll(() => client.disposals).toBe(1);
+    next.dispose();
   });
 });

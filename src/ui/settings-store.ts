@@ -6,21 +6,37 @@
  *
  * Consent is asked when it is needed: a load first tries this site's own `models/` folder only
  * (`allowRemote: false`, so nothing leaves the origin); when a model is not there and the profile
- * has Hub models, the page asks, naming the models, their sizes and licenses. Consent lasts for
- * this session and can be withdrawn.
+ * has Hub models, the page asks, naming the models, their sizes and licenses. Consent is stored
+ * with the settings (`hubConsent`) and can be withdrawn.
+ *
+ * The profile is remembered too (`profile`): a successful load stores it, releasing stores
+ * Embedded, and the worker loads the stored profile again when it starts. The page follows that
+ * startup load (`modelStatus().restore`) with its progress, and shows why when it failed (the
+ * Embedded profile is then in use).
  */
 import type { EvidentErrorValue } from '../core/errors';
 import type { ProfileName, ProfileSummary } from '../models/manifest';
-import type { AppSettings, SettingsPatch } from '../worker/ask-api';
+import type { AppSettingValues, AppSettings, SettingsPatch } from '../worker/ask-api';
 import type { ModelStatusReport, ProfileLoadProgress, ProfileLoadResult } from '../worker/models-api';
 import { Store, toErrorValue } from './store';
 import { isAbort, type WorkerClient } from './worker-client';
 
+/** `atStartup`: the worker's load of the profile chosen last time (not one the page started). */
 export type ProfileLoad =
   | { readonly phase: 'idle' }
-  | { readonly phase: 'loading'; readonly profile: ProfileName; readonly progress: ProfileLoadProgress | null }
+  | {
+      readonly phase: 'loading';
+      readonly profile: ProfileName;
+      readonly progress: ProfileLoadProgress | null;
+      readonly atStartup?: boolean;
+    }
   | { readonly phase: 'ready'; readonly result: ProfileLoadResult }
-  | { readonly phase: 'error'; readonly profile: ProfileName; readonly error: EvidentErrorValue };
+  | {
+      readonly phase: 'error';
+      readonly profile: ProfileName;
+      readonly error: EvidentErrorValue;
+      readonly atStartup?: boolean;
+    };
 
 /** The question put to the user before any Hub download. */
 export interface ConsentPrompt {
@@ -38,7 +54,7 @@ export interface SettingsState {
   /** The last save's outcome, for a polite status line. */
   readonly message: { readonly kind: 'saved' | 'error'; readonly text: string } | null;
   readonly profileLoad: ProfileLoad;
-  /** The user agreed to downloads from the Hugging Face Hub (this session only). */
+  /** The user agreed to downloads from the Hugging Face Hub (stored with the settings). */
   readonly hubConsent: boolean;
   readonly consentPrompt: ConsentPrompt | null;
   /** The worker's model state (devices, loaded profile, re-embedding); null until read. */
@@ -80,7 +96,8 @@ export class SettingsStore extends Store<SettingsState> {
   async load(): Promise<void> {
     this.set({ loading: true });
     try {
-      this.set({ settings: await this.client.getSettings(), loading: false });
+      const settings = await this.client.getSettings();
+      this.set({ settings, loading: false, hubConsent: settings.values.hubConsent === true });
     } catch (err) {
       this.set({
         loading: false,
@@ -94,11 +111,18 @@ export class SettingsStore extends Store<SettingsState> {
     return this.save(() => this.client.updateSettings(patch), 'Saved.');
   }
 
+  /** Every setting back to its default: the Embedded profile (loaded models are released) and no Hub consent. */
   async reset(): Promise<boolean> {
-    return this.save(
+    const ok = await this.save(
       () => this.client.resetSettings(),
       'Every setting is back to its default, and feedback was forgotten.',
     );
+    if (ok) {
+      this.set({ hubConsent: false });
+      const load = this.getState().profileLoad;
+      if (load.phase === 'ready' || load.phase === 'loading') await this.releaseProfile();
+    }
+    return ok;
   }
 
   /**
@@ -124,7 +148,11 @@ export class SettingsStore extends Store<SettingsState> {
         },
       });
       settled = true;
-      if (!run.signal.aborted) this.set({ profileLoad: { phase: 'ready', result } });
+      if (!run.signal.aborted) {
+        this.set({ profileLoad: { phase: 'ready', result } });
+        // Remembered: the worker loads it again at the next start.
+        await this.remember({ profile: profile.name });
+      }
     } catch (err) {
       settled = true;
       if (run.signal.aborted || isAbort(err)) return;
@@ -146,10 +174,11 @@ export class SettingsStore extends Store<SettingsState> {
     }
   }
 
-  /** The user agreed: downloads from the Hub are allowed for this session, and the load runs again. */
+  /** The user agreed: downloads from the Hub are allowed (and remembered), and the load runs again. */
   async allowHubDownloads(): Promise<void> {
     const prompt = this.getState().consentPrompt;
     this.set({ hubConsent: true, consentPrompt: null });
+    await this.remember({ hubConsent: true });
     if (prompt) await this.loadProfile(prompt.profile);
   }
 
@@ -158,12 +187,13 @@ export class SettingsStore extends Store<SettingsState> {
     this.set({ consentPrompt: null });
   }
 
-  /** Withdraws consent: later loads read this site's `models/` folder only. */
-  revokeHubConsent(): void {
+  /** Withdraws consent: later loads (and the next start) read this site's `models/` folder and the browser cache only. */
+  async revokeHubConsent(): Promise<void> {
     this.set({ hubConsent: false });
+    await this.remember({ hubConsent: false });
   }
 
-  /** Releases the loaded profile's models; the default embedder takes the library back. */
+  /** Releases the loaded profile's models; the default embedder takes the library back, and Embedded is remembered. */
   async releaseProfile(): Promise<void> {
     this.profileRun?.abort();
     this.profileRun = null;
@@ -173,18 +203,31 @@ export class SettingsStore extends Store<SettingsState> {
       // Nothing was loaded, or the worker restarted (which released everything).
     }
     this.set({ profileLoad: { phase: 'idle' }, consentPrompt: null });
+    await this.remember({ profile: 'embedded' });
     await this.refreshModels();
   }
 
+  /**
+   * Stops the load in progress. The startup load of the remembered profile is stopped in the
+   * worker (the choice stays: the next start tries again).
+   */
   cancelProfileLoad(): void {
+    const load = this.getState().profileLoad;
     this.profileRun?.abort();
     this.profileRun = null;
     this.set({ profileLoad: { phase: 'idle' } });
+    if (load.phase === 'loading' && load.atStartup) {
+      void this.client
+        .disposeProfile()
+        .catch(() => {})
+        .then(() => this.refreshModels());
+    }
   }
 
   /**
-   * Reads the worker's model state; while the library is being re-embedded, reads it again
-   * every `pollMs`. A worker that restarted has no profile loaded: the page says so.
+   * Reads the worker's model state; while the library is being re-embedded or the remembered
+   * profile loaded at startup, reads it again every `pollMs`. A worker that restarted has no
+   * profile loaded until its own startup load ends: the page says so.
    */
   async refreshModels(): Promise<void> {
     if (this.poll !== null) clearTimeout(this.poll);
@@ -195,18 +238,30 @@ export class SettingsStore extends Store<SettingsState> {
     } catch {
       return;
     }
-    const load = this.getState().profileLoad;
-    this.set({
-      models,
-      ...(load.phase === 'ready' && models.loaded === null ? { profileLoad: { phase: 'idle' } as const } : {}),
-    });
-    if (models.reembed.state === 'running') this.poll = setTimeout(() => void this.refreshModels(), this.pollMs);
+    const profileLoad = followWorker(this.getState().profileLoad, models);
+    this.set({ models, ...(profileLoad ? { profileLoad } : {}) });
+    if (models.reembed.state === 'running' || models.restore.state === 'loading') {
+      this.poll = setTimeout(() => void this.refreshModels(), this.pollMs);
+    }
   }
 
   /** Stops polling (the page is gone). */
   dispose(): void {
     if (this.poll !== null) clearTimeout(this.poll);
     this.poll = null;
+  }
+
+  /** Stores the profile choice or the consent; a failure is said, the models stay as they are. */
+  private async remember(values: Partial<Pick<AppSettingValues, 'profile' | 'hubConsent'>>): Promise<void> {
+    const current = this.getState().settings?.values;
+    if (current && Object.entries(values).every(([k, v]) => current[k as keyof AppSettingValues] === v)) return;
+    try {
+      this.set({ settings: await this.client.updateSettings({ values }) });
+    } catch (err) {
+      this.set({
+        message: { kind: 'error', text: `The choice could not be remembered: ${toErrorValue(err).message}` },
+      });
+    }
   }
 
   private async save(fn: () => Promise<AppSettings>, ok: string): Promise<boolean> {
@@ -220,4 +275,25 @@ export class SettingsStore extends Store<SettingsState> {
       return false;
     }
   }
+}
+
+/**
+ * What the profile section shows given the worker's state, or null to keep it: the startup load
+ * of the remembered profile (progress, then its models or why it failed), a profile the worker
+ * has loaded while the page showed none (it was restored before the page opened), and no profile
+ * after the worker restarted. A load the page itself runs is never overridden.
+ */
+export function followWorker(load: ProfileLoad, models: ModelStatusReport): ProfileLoad | null {
+  const { restore, loaded } = models;
+  const fromWorker = load.phase === 'idle' || ('atStartup' in load && load.atStartup === true);
+  if (restore.state === 'loading' && restore.profile && fromWorker) {
+    return { phase: 'loading', profile: restore.profile, progress: restore.progress, atStartup: true };
+  }
+  if (loaded && fromWorker) return { phase: 'ready', result: loaded };
+  if (restore.state === 'failed' && restore.profile && restore.error && fromWorker && !loaded) {
+    return { phase: 'error', profile: restore.profile, error: restore.error, atStartup: true };
+  }
+  if (load.phase === 'loading' && load.atStartup) return { phase: 'idle' };
+  if (load.phase === 'ready' && loaded === null) return { phase: 'idle' };
+  return null;
 }

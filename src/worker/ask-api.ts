@@ -128,6 +128,16 @@ export interface AskCandidate {
   readonly trace: readonly TraceEntry[];
 }
 
+/** Where a model of this answer ran (the evidence trail shows it per role). */
+export interface AskModelDevice {
+  readonly role: 'embedder' | 'cross-encoder' | 'nli' | 'generator';
+  readonly id: string;
+  /** `webgpu`, `wasm` or `cpu` (Transformers.js), or USE lite's TF.js backend. */
+  readonly device: string;
+  /** Why earlier devices were not used (e.g. "webgpu: navigator.gpu is missing …"); null if none. */
+  readonly fallbackReason: string | null;
+}
+
 export interface AskResult {
   readonly question: string;
   readonly outcome: AskOutcome;
@@ -182,6 +192,8 @@ export interface AskResult {
     readonly budgetTokens: string;
     /** Why a loaded generator did not write the answer (the extractive answer stands in); null otherwise. */
     readonly generatorFallback: string | null;
+    /** Where each model that took part ran, and why not on an earlier device (WebGPU → WASM). */
+    readonly devices: readonly AskModelDevice[];
   };
   readonly mmr: { readonly applied: boolean; readonly singleFact: boolean };
   readonly asksEarlier: boolean;

@@ -16,7 +16,7 @@ import { GENERATOR_WINDOW, planGeneration, type AskGenerator } from './ask-gener
 import type { AskProgress, AskSource } from './ask-api';
 import { EmbedderSwitch } from './embedder-switch';
 import { Engine } from './engine';
-import { ModelHost } from './models';
+import { ModelHost, modelDevices } from './models';
 import { SettingsHost } from './settings';
 import { WordHashEmbedder } from './testing';
 
@@ -40,7 +40,8 @@ const settings = new SettingsHost(() => null);
 beforeAll(async () => {
   await setupTiny();
   host = new ModelHost({ modelsPath: `${MODELS_DIR}/`, wasmPaths: { mjs: '/unused.mjs', wasm: '/unused.wasm' } });
-  await host.loadProfile('tiny', { allowRemote: false, devices: ['cpu'] });
+  // WebGPU first, as in a browser without it: every role falls back, and the trail must say why.
+  await host.loadProfile('tiny', { allowRemote: false, devices: ['webgpu', 'cpu'] });
   engine = new Engine();
   const embedders = new EmbedderSwitch(engine);
   await embedders.setDefault(new WordHashEmbedder());
@@ -48,7 +49,7 @@ beforeAll(async () => {
   await embedders.use(host.backends.embedder);
   expect((await embedders.settled()).state).toBe('done');
   const { crossEncoder, nli, generator } = host.backends;
-  models = { crossEncoder, nli, generator };
+  models = { crossEncoder, nli, generator, devices: modelDevices(host.loaded, null, null) };
 }, 120_000);
 
 afterAll(() => host?.disposeProfile());
@@ -66,6 +67,12 @@ describe('ask with the tiny profile', () => {
       answerer: 'tiny/causal-lm',
       budgetTokens: 'tiny/causal-lm',
       generatorFallback: null,
+      devices: (['embedder', 'cross-encoder', 'nli', 'generator'] as const).map((role) => ({
+        role,
+        id: `tiny/${role === 'embedder' ? 'encoder' : role === 'generator' ? 'causal-lm' : role}`,
+        device: 'cpu',
+        fallbackReason: expect.stringMatching(/^webgpu: WebGPU is not used in Node/),
+      })),
     });
     expect(result.answer.answerer).toBe('tiny/causal-lm');
     expect(result.retrieval.dense).toBe(true);

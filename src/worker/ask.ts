@@ -44,6 +44,7 @@ import type {
   AskAnswer,
   AskCandidate,
   AskConflict,
+  AskModelDevice,
   AskOutcome,
   AskProgress,
   AskResult,
@@ -85,6 +86,8 @@ export interface AskModels {
   readonly nli: EntailmentModel | null;
   /** Writes the answer from the packed evidence; the extractive answerer when absent. */
   readonly generator?: AskGenerator | null;
+  /** Where each loaded model runs (the trail lists those that took part). */
+  readonly devices?: readonly AskModelDevice[];
 }
 
 export interface AskDeps {
@@ -288,6 +291,15 @@ export async function ask(deps: AskDeps, question: string, cb: AskCallbacks = {}
       answerer: answer.answerer,
       budgetTokens: plan ? plan.generatorId : 'estimate',
       generatorFallback,
+      devices: (models.devices ?? []).filter((d) =>
+        d.role === 'embedder'
+          ? response.dense
+          : d.role === 'cross-encoder'
+            ? packet.reranker !== null
+            : d.role === 'nli'
+              ? models.nli != null
+              : generator !== null,
+      ),
     },
     mmr: packet.mmr,
     asksEarlier: packet.asksEarlier,

@@ -42,6 +42,8 @@ const IDLE: ReembedStatus = Object.freeze({
 export class EmbedderSwitch {
   private defaultValue: Embedder | null = null;
   private profileValue: Embedder | null = null;
+  /** A profile's embedder is being restored (startup): the default must not take the dense side. */
+  private reserved = false;
   private job: { readonly controller: AbortController; readonly promise: Promise<void> } | null = null;
   private statusValue: ReembedStatus = IDLE;
   private startedAt = 0;
@@ -68,7 +70,25 @@ export class EmbedderSwitch {
    */
   async setDefault(embedder: Embedder): Promise<void> {
     this.defaultValue = embedder;
-    if (!this.profileValue) await this.switchTo(embedder, { fill: false, hold: false });
+    if (!this.profileValue && !this.reserved) await this.switchTo(embedder, { fill: false, hold: false });
+  }
+
+  /**
+   * The profile chosen last time is being loaded again (startup): until `use()` settles it, the
+   * default embedder does not take the dense side, so the vectors loaded from storage (the
+   * profile's, when it was active) are kept for it rather than replaced and re-embedded.
+   */
+  reserve(): void {
+    this.reserved = true;
+  }
+
+  /** Nothing was restored after all: the default takes the dense side, as `setDefault` would have. */
+  async unreserve(): Promise<void> {
+    if (!this.reserved) return;
+    this.reserved = false;
+    if (!this.profileValue && this.defaultValue) {
+      await this.switchTo(this.defaultValue, { fill: false, hold: false });
+    }
   }
 
   /**
@@ -78,6 +98,7 @@ export class EmbedderSwitch {
    */
   async use(embedder: Embedder | null, options: { fill?: boolean } = {}): Promise<void> {
     this.profileValue = embedder;
+    this.reserved = false;
     await this.switchTo(embedder ?? this.defaultValue, { fill: options.fill !== false });
   }
 

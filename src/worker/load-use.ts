@@ -94,6 +94,7 @@ export async function loadUseLite(options: LoadUseOptions): Promise<{ embedder: 
   };
 }
 
+/** The reason starts with the backends skipped, or with "Using" when none was (`models.ts` `modelDevices` reads that). */
 async function describeBackend(report: TfBackendReport): Promise<BackendInfo> {
   const isolated = typeof crossOriginIsolated === 'boolean' && crossOriginIsolated;
   const threads = report.threads ?? 1;

@@ -75,9 +75,28 @@ export interface DeviceReport {
   readonly wasmThreads: number;
 }
 
+/**
+ * Loading the profile the user chose last time, as the worker starts (settings `profile` and
+ * `hubConsent`). From this site's `models/` folder or Cache Storage; from the Hugging Face Hub
+ * only when the user's consent is stored. A failure leaves the Embedded profile in charge and
+ * says why (`error`); the choice stays, so the next start tries again.
+ */
+export interface RestoreStatus {
+  /** `none`: the Embedded profile was chosen (nothing to load); `cancelled`: the user released or replaced it meanwhile. */
+  readonly state: 'none' | 'loading' | 'ready' | 'failed' | 'cancelled';
+  /** The chosen profile (null with `none`). */
+  readonly profile: ProfileName | null;
+  /** Whether the load could download from the Hub (the stored consent). */
+  readonly allowRemote: boolean;
+  readonly progress: ProfileLoadProgress | null;
+  readonly error: EvidentErrorValue | null;
+}
+
 /** The worker's model state: the loaded profile, the dense side's embedder and its re-embedding. */
 export interface ModelStatusReport {
   readonly loaded: ProfileLoadResult | null;
+  /** The startup load of the chosen profile (the Settings page follows it while it runs). */
+  readonly restore: RestoreStatus;
   /** Id of the embedder whose vectors search uses (null: keywords only, no embedder yet). */
   readonly activeEmbedder: string | null;
   /** True while search is by keywords only because the embedder changed and vectors are being filled. */

@@ -1,8 +1,10 @@
 /**
- * Model profiles in the worker: loads the Transformers.js models of a manifest profile (role by
- * role, with profile-wide byte progress) and keeps them for the pipeline. `modelsApi(run)` is the
- * RPC part that `worker.ts` spreads into its API; `ModelHost` is usable on its own (the e2e test
- * page drives it directly).
+ * Model profiles in the worker: `ModelHost` loads the Transformers.js models of a manifest profile
+ * (role by role, with profile-wide byte progress) and keeps them for the pipeline; it is usable on
+ * its own (the e2e test page drives it directly). `ProfileRuntime` serialises loads and releases,
+ * hands the profile's embedder the library's dense side, and loads the profile the user chose
+ * again when the worker starts. `modelsApi(run, runtime)` is the RPC part that `worker.ts`
+ * spreads into its API.
  *
  * The Transformers.js code is imported on first use, so the embedded profile never downloads it.
  * Models and the onnxruntime-web files are served by this app under its base path:
@@ -26,7 +28,8 @@ import type { TransformersGenerator } from '../models/transformers/generator';
 import type { LoadOptions, LoadReport, ModelLoadProgress } from '../models/transformers/loader';
 import type { OrtWasmPaths, RuntimeEnvReport } from '../models/transformers/env';
 import { defaultWasmThreads, logicalCores, probeWebGpu } from '../models/runtime-probe';
-import type { CallOptions, ProgressCallback, Result } from './api';
+import type { CallOptions, EmbedderInfo, ProgressCallback, Result } from './api';
+import type { AskModelDevice } from './ask-api';
 import type { EmbedderSwitch } from './embedder-switch';
 import type {
   DeviceReport,
@@ -35,9 +38,10 @@ import type {
   ModelsApi,
   ProfileLoadProgress,
   ProfileLoadResult,
+  RestoreStatus,
 } from './models-api';
 import { throttle } from './model-files';
-import { asResult } from './result';
+import { asResult, toErrorValue } from './result';
 
 /** The models of the loaded profile; null where the role is model-free. */
 export interface ModelBackends {
@@ -81,6 +85,11 @@ export class ModelHost {
 
   get loaded(): ProfileLoadResult | null {
     return this.current?.result ?? null;
+  }
+
+  /** True when the manifest has a profile of this name. */
+  hasProfile(profile: string): profile is ProfileName {
+    return Object.hasOwn(this.manifest.profiles, profile);
   }
 
   /**
@@ -263,6 +272,34 @@ export function defaultModelHost(): ModelHost {
   });
 }
 
+/**
+ * Where each model the pipeline can use runs, for the evidence trail: the loaded profile's
+ * Transformers.js roles, and USE lite's TF.js backend while it gives the dense side.
+ */
+export function modelDevices(
+  loaded: ProfileLoadResult | null,
+  activeEmbedderId: string | null,
+  defaultEmbedder: EmbedderInfo | null,
+): AskModelDevice[] {
+  const out: AskModelDevice[] = [];
+  for (const role of MODEL_ROLES) {
+    const r = loaded?.roles[role];
+    if (role === 'embedder' && defaultEmbedder && activeEmbedderId === defaultEmbedder.id) {
+      const b = defaultEmbedder.backend;
+      // `describeBackend` (load-use.ts) starts the reason with the backends it skipped, else with "Using".
+      out.push({
+        role,
+        id: defaultEmbedder.id,
+        device: b.name,
+        fallbackReason: b.reason.startsWith('Using ') ? null : b.reason,
+      });
+    } else if (r && r.runtime === 'transformers' && r.device) {
+      out.push({ role, id: r.id, device: r.device, fallbackReason: r.fallbackReason });
+    }
+  }
+  return out;
+}
+
 /** Where models can run here (Settings → Device), without loading any. */
 export async function deviceReport(): Promise<DeviceReport> {
   const isolated = (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated === true;
@@ -274,42 +311,182 @@ export async function deviceReport(): Promise<DeviceReport> {
   };
 }
 
+/** What the startup restore reads: the chosen profile and the stored consent (`SettingsHost` in the worker). */
+export interface ProfileChoice {
+  values(): Promise<{ readonly profile: ProfileName; readonly hubConsent: boolean }>;
+}
+
+const NO_RESTORE: RestoreStatus = Object.freeze({
+  state: 'none',
+  profile: null,
+  allowRemote: false,
+  progress: null,
+  error: null,
+});
+
 /**
- * The `ModelsApi` methods for `worker.ts` to spread into its API object. With `embedders`, a
- * profile's embedder takes the library's dense side when it loads, and gives it back to the
- * default when the profile is released (see `embedder-switch.ts`).
+ * The worker's model profiles over a `ModelHost`: one load or release at a time (each waits for
+ * the one before), the profile's embedder handed the library's dense side (`EmbedderSwitch`),
+ * and, at startup, the profile the user chose last time loaded again (`restore`).
  */
-export function modelsApi(
-  run: RunCall,
-  host: ModelHost = defaultModelHost(),
-  embedders: EmbedderSwitch | null = null,
-): ModelsApi {
+export class ProfileRuntime {
+  private queue: Promise<unknown> = Promise.resolve();
+  private restoreValue: RestoreStatus = NO_RESTORE;
+  private restoreRun: AbortController | null = null;
+
+  /**
+   * @param embedders with it, a profile's embedder takes the dense side when it loads and gives
+   *   it back to the default when released (see `embedder-switch.ts`)
+   * @param choice the user's settings, read by `restore`
+   */
+  constructor(
+    readonly host: ModelHost,
+    private readonly embedders: EmbedderSwitch | null = null,
+    private readonly choice: ProfileChoice | null = null,
+  ) {}
+
+  get restoreStatus(): RestoreStatus {
+    return this.restoreValue;
+  }
+
+  /** What search uses now and the re-embedding's progress (null without an `EmbedderSwitch`). */
+  embedderReport(): ReturnType<EmbedderSwitch['report']> | null {
+    return this.embedders?.report() ?? null;
+  }
+
+  /** Loads `profile`, replacing the loaded one; a startup restore still running is cancelled first. */
+  load(
+    profile: ProfileName,
+    options: Omit<LoadProfileOptions, 'callId'>,
+    onProgress?: (p: ProfileLoadProgress) => void,
+    signal?: AbortSignal,
+  ): Promise<ProfileLoadResult> {
+    this.supersedeRestore();
+    return this.serial(() => this.loadNow(profile, options, onProgress, signal));
+  }
+
+  /** Releases the profile's models (cancelling a restore); the default embedder takes the dense side back. */
+  dispose(): Promise<void> {
+    this.supersedeRestore();
+    return this.serial(async () => {
+      await this.embedders?.use(null);
+      this.host.disposeProfile();
+    });
+  }
+
+  /**
+   * Loads the profile the settings name, as the worker starts: with the stored consent only
+   * (`allowRemote: hubConsent`), so without it nothing is asked of the Hub and a model that is
+   * neither on this site nor in Cache Storage fails the restore. Until it settles the default
+   * embedder does not take the dense side, so the vectors stored for the profile's embedder are
+   * used again, not re-embedded. A failure leaves the Embedded profile in charge, with the reason
+   * in `restoreStatus`. Never rejects.
+   */
+  async restore(): Promise<RestoreStatus> {
+    // Synchronously, before any await: the default embedder may arrive while settings are read.
+    const run = new AbortController();
+    this.restoreRun = run;
+    this.embedders?.reserve();
+    let chosen: { readonly profile: ProfileName; readonly hubConsent: boolean } | undefined;
+    try {
+      chosen = await this.choice?.values();
+    } catch {
+      // Settings cannot be read: the default profile, as on a first visit.
+    }
+    if (run.signal.aborted) {
+      // The user loaded or released a profile meanwhile; that call settles the dense side.
+      this.restoreValue = { ...NO_RESTORE, state: 'cancelled' };
+      return this.restoreValue;
+    }
+    if (!chosen || chosen.profile === 'embedded' || !this.host.hasProfile(chosen.profile)) {
+      this.restoreRun = null;
+      this.restoreValue = NO_RESTORE;
+      await this.embedders?.unreserve();
+      return this.restoreValue;
+    }
+    const { profile } = chosen;
+    const allowRemote = chosen.hubConsent === true;
+    this.restoreValue = { state: 'loading', profile, allowRemote, progress: null, error: null };
+    try {
+      await this.serial(() => {
+        if (run.signal.aborted) throw new EvidentError('aborted', `Loading the ${profile} profile was cancelled.`);
+        return this.loadNow(
+          profile,
+          { allowRemote },
+          (progress) => {
+            if (this.restoreRun === run) this.restoreValue = { ...this.restoreValue, progress };
+          },
+          run.signal,
+        );
+      });
+      this.restoreValue = { ...this.restoreValue, state: 'ready', error: null };
+    } catch (err) {
+      const error = toErrorValue(err);
+      const cancelled = run.signal.aborted || error.code === 'aborted';
+      this.restoreValue = {
+        state: cancelled ? 'cancelled' : 'failed',
+        profile,
+        allowRemote,
+        progress: null,
+        error: cancelled ? null : error,
+      };
+    } finally {
+      if (this.restoreRun === run) this.restoreRun = null;
+    }
+    return this.restoreValue;
+  }
+
+  /** The user loads or releases a profile: a running restore is cancelled, a finished one is history. */
+  private supersedeRestore(): void {
+    if (this.restoreRun) this.restoreRun.abort();
+    else this.restoreValue = NO_RESTORE;
+  }
+
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(fn, fn);
+    this.queue = next.catch(() => {});
+    return next;
+  }
+
+  private async loadNow(
+    profile: ProfileName,
+    options: Omit<LoadProfileOptions, 'callId'>,
+    onProgress: ((p: ProfileLoadProgress) => void) | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<ProfileLoadResult> {
+    // The old profile's embedder must be idle before its session is released.
+    if (this.host.loaded) await this.embedders?.use(null, { fill: false });
+    try {
+      const result = await this.host.loadProfile(profile, options, onProgress, signal);
+      await this.embedders?.use(this.host.backends.embedder);
+      return result;
+    } catch (err) {
+      await this.embedders?.use(null);
+      throw err;
+    }
+  }
+}
+
+/** The `ModelsApi` methods for `worker.ts` to spread into its API object. */
+export function modelsApi(run: RunCall, runtime: ProfileRuntime): ModelsApi {
+  const { host } = runtime;
   return {
     loadProfile: (profile, options, onProgress) =>
       run(options, onProgress, async (signal, progress: (p: ProfileLoadProgress) => void) => {
         const throttled = throttle(PROGRESS_INTERVAL_MS, progress);
         const { callId: _callId, ...rest } = options ?? { allowRemote: false };
-        // The old profile's embedder must be idle before its session is released.
-        await embedders?.use(null, { fill: false });
-        try {
-          const result = await host.loadProfile(profile, rest, (p) => throttled(p.phase !== 'download', p), signal);
-          await embedders?.use(host.backends.embedder);
-          return result;
-        } catch (err) {
-          await embedders?.use(null);
-          throw err;
-        }
+        return runtime.load(profile, rest, (p) => throttled(p.phase !== 'download', p), signal);
       }),
     disposeProfile: () =>
       asResult(async () => {
-        await embedders?.use(null);
-        host.disposeProfile();
+        await runtime.dispose();
         return null;
       }),
     modelStatus: () =>
       asResult(async () => ({
         loaded: host.loaded,
-        ...(embedders?.report() ?? {
+        restore: runtime.restoreStatus,
+        ...(runtime.embedderReport() ?? {
           activeEmbedder: null,
           denseOnHold: false,
           reembed: { state: 'idle' as const, embedderId: null, done: 0, total: 0, ms: 0, error: null },

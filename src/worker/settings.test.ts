@@ -40,7 +40,8 @@ describe('validateValues', () => {
     [{ cutoffBounds: { min: 5, max: 3 } }, /cutoff/],
     [{ cutoffBounds: { min: 0, max: 3 } }, /cutoff/],
     [{ cutoffBounds: { min: 1, max: MAX_CUTOFF + 1 } }, /cutoff/],
-    [{ profile: 'tiny' }, /profile/],
+    [{ profile: 'custom' }, /profile must be one of embedded, enhanced, tiny, got "custom"/],
+    [{ hubConsent: 'yes' }, /hubConsent must be true or false/],
     [{ colour: 'red' }, /unknown setting "colour".*budget/],
   ])('rejects %j', (patch, message) => {
     expect(() => validateValues(patch)).toThrow(message);
@@ -93,10 +94,29 @@ describe('SettingsHost', () => {
     await expect(host.update({ extra: 1 } as never)).rejects.toThrow(/unknown field "extra"/);
   });
 
-  it('falls back to the defaults when a stored value is unreadable', async () => {
+  it('falls back to the default of a stored value it cannot read, keeping the others', async () => {
     const store = mapStore();
     store.map.set('budget', 'lots');
     expect(await new SettingsHost(() => store).values()).toEqual(DEFAULT_APP_SETTINGS);
+    store.map.set('mmrLambda', 0.3);
+    store.map.set('profile', 'a-profile-of-a-newer-version');
+    expect(await new SettingsHost(() => store).values()).toEqual({ ...DEFAULT_APP_SETTINGS, mmrLambda: 0.3 });
+  });
+
+  it('remembers the model profile and the Hub consent for the next start (read by a new host)', async () => {
+    const store = mapStore();
+    expect(await new SettingsHost(() => store).values()).toMatchObject({ profile: 'embedded', hubConsent: false });
+    await new SettingsHost(() => store).update({ values: { profile: 'enhanced', hubConsent: true } });
+    expect([store.map.get('profile'), store.map.get('hubConsent')]).toEqual(['enhanced', true]);
+    // The next visit: a new worker, a new host on the same stored settings.
+    const next = new SettingsHost(() => store);
+    expect(await next.values()).toMatchObject({ profile: 'enhanced', hubConsent: true });
+    // The tiny test profile can be remembered too (the e2e tests reload with it).
+    await next.update({ values: { profile: 'tiny' } });
+    expect((await new SettingsHost(() => store).values()).profile).toBe('tiny');
+    // Reset: Embedded, and consent withdrawn.
+    await next.reset();
+    expect(await new SettingsHost(() => store).values()).toMatchObject({ profile: 'embedded', hubConsent: false });
   });
 
   it('reports λ after feedback and counts adjusted documents; reset forgets both', async () => {

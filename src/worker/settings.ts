@@ -14,7 +14,7 @@ import {
   type PriorStore,
 } from '../core/select/priors';
 import { SOURCE_TYPES, type SourceType } from '../core/types';
-import { parseManifest, summarizeProfiles, type Manifest } from '../models/manifest';
+import { PROFILE_NAMES, parseManifest, summarizeProfiles, type Manifest } from '../models/manifest';
 import type { EmbedderInfo } from './api';
 import type { AppSettingValues, AppSettings, ProfileSummary, SettingsPatch } from './ask-api';
 
@@ -26,6 +26,7 @@ import type { AppSettingValues, AppSettings, ProfileSummary, SettingsPatch } fro
  */
 export const DEFAULT_APP_SETTINGS: AppSettingValues = Object.freeze({
   profile: 'embedded',
+  hubConsent: false,
   budget: 3000,
   mmrLambda: 0.7,
   cutoffBounds: Object.freeze({ min: 1, max: 12 }),
@@ -56,13 +57,19 @@ export function validateValues(patch: unknown): Partial<AppSettingValues> {
   }
   const out: { -readonly [K in keyof AppSettingValues]?: AppSettingValues[K] } = {};
   if (p.profile !== undefined) {
-    if (p.profile !== 'embedded' && p.profile !== 'enhanced') {
+    if (!(PROFILE_NAMES as readonly unknown[]).includes(p.profile)) {
       throw new EvidentError(
         'invalid_input',
-        `Settings: profile must be embedded or enhanced, got "${String(p.profile)}".`,
+        `Settings: profile must be one of ${PROFILE_NAMES.join(', ')}, got "${String(p.profile)}".`,
       );
     }
-    out.profile = p.profile;
+    out.profile = p.profile as AppSettingValues['profile'];
+  }
+  if (p.hubConsent !== undefined) {
+    if (typeof p.hubConsent !== 'boolean') {
+      throw new EvidentError('invalid_input', 'Settings: hubConsent must be true or false.');
+    }
+    out.hubConsent = p.hubConsent;
   }
   if (p.budget !== undefined) {
     const b = p.budget;
@@ -146,17 +153,17 @@ export class SettingsHost {
   async values(): Promise<AppSettingValues> {
     const store = this.store();
     if (!store) return this.memoryValues;
-    const read: Record<string, unknown> = {};
+    let values: AppSettingValues = DEFAULT_APP_SETTINGS;
     for (const k of VALUE_KEYS) {
       const v = await store.getSetting(k);
-      if (v !== undefined) read[k] = v;
+      if (v === undefined) continue;
+      try {
+        values = { ...values, ...validateValues({ [k]: v }) };
+      } catch {
+        // A stored value this version cannot read: its default applies until the user saves again.
+      }
     }
-    try {
-      return { ...DEFAULT_APP_SETTINGS, ...validateValues(read) };
-    } catch {
-      // A stored value this version cannot read: the defaults apply until the user saves again.
-      return DEFAULT_APP_SETTINGS;
-    }
+    return values;
   }
 
   async priors(): Promise<PriorState> {

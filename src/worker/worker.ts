@@ -24,7 +24,7 @@ import { appApi } from './app-api';
 import { benchmarkApi } from './benchmark';
 import { resumeQueued } from './ingest-files';
 import { EmbedderSwitch } from './embedder-switch';
-import { defaultModelHost, modelsApi } from './models';
+import { ProfileRuntime, defaultModelHost, modelDevices, modelsApi } from './models';
 import { asResult, toErrorValue } from './result';
 import { SettingsHost } from './settings';
 
@@ -187,6 +187,15 @@ const pdfAssets = {
 const modelHost = defaultModelHost();
 /** Which embedder gives the library its dense side (USE lite, or the profile's), and re-embedding. */
 const embedders = new EmbedderSwitch(engine, async () => (library ? library.loadVectors() : []));
+const settings = new SettingsHost(() => library);
+const profiles = new ProfileRuntime(modelHost, embedders, settings);
+/**
+ * The profile chosen last time is loaded again once the library (and its settings) is read.
+ * Library writes and vector filling wait for it: they need to know which embedder gives the
+ * dense side, and the profile's stored vectors are reused rather than re-embedded by USE lite.
+ */
+const profileRestored = libraryReady.then(() => profiles.restore());
+void exclusive(() => profileRestored);
 
 const api: EvidentWorkerApi = {
   ping: (nonce) => nonce,
@@ -236,7 +245,7 @@ const api: EvidentWorkerApi = {
 
   abort: (callId) => registry.abort(callId),
 
-  ...modelsApi(run, modelHost, embedders),
+  ...modelsApi(run, profiles),
 
   // The benchmark page: an evaluation on the user's BEIR dataset, on its own in-memory indexes.
   ...benchmarkApi(run, () => engine.embedder, PROGRESS_INTERVAL_MS),
@@ -245,13 +254,14 @@ const api: EvidentWorkerApi = {
   ...appApi({
     run,
     engine,
-    settings: new SettingsHost(() => library),
+    settings,
     ready: () => libraryReady,
     exclusive,
     models: () => ({
       crossEncoder: modelHost.backends.crossEncoder,
       nli: modelHost.backends.nli,
       generator: modelHost.backends.generator,
+      devices: modelDevices(modelHost.loaded, engine.embedder?.id ?? null, embedderInfo),
     }),
     embedder: () => embedderInfo,
     feedbackLog: () => library,
@@ -295,7 +305,7 @@ const api: EvidentWorkerApi = {
 
   fillVectors: (options, onProgress) =>
     run(options, onProgress, async (signal, progress) => {
-      await libraryReady;
+      await profileRestored;
       const throttled = throttle(PROGRESS_INTERVAL_MS, progress);
       return engine.fillVectors({ signal, onProgress: (p) => throttled(p.done === p.total, p) });
     }),

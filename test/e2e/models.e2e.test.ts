@@ -379,6 +379,27 @@ describe.skipIf(ctx.skip !== null)('model profiles in the app (Settings → Ask)
     console.log(
       `[e2e models] consent gate: 0 Hub requests before consent, ${hub.length} after (first ${hub[0]}); error: ${await page.getByTestId('profile-load').innerText()}`,
     );
+
+    // The choice and the consent are remembered. Withdrawn, the next start asks nothing of the
+    // Hub: the startup load fails with the reason, and the Embedded profile is in use.
+    await page.getByTestId('hub-consent').getByRole('button', { name: 'Withdraw' }).click();
+    await expect.poll(() => page.getByTestId('hub-consent').getAttribute('data-consent')).toBe('no');
+    hub.length = 0;
+    requests.length = 0;
+    await page.reload();
+    const failed = page.locator('[data-testid="profile-load"][data-state="error"][data-at-startup="yes"]');
+    await failed.waitFor({ timeout: 120_000 });
+    expect(await failed.innerText()).toMatch(
+      /Enhanced models you chose could not be loaded when Evident started, so the Embedded profile is in use: embedder: Xenova\/bge-small-en-v1\.5 is not self-hosted/,
+    );
+    expect(await enhanced.getByRole('radio').isChecked()).toBe(true);
+    expect(hub).toEqual([]);
+    expect(requests.filter((u) => u.includes('huggingface.co'))).toEqual([]);
+    expect(requests.some((u) => u.startsWith(`${origin}/models/Xenova/`))).toBe(true);
+    await expect
+      .poll(async () => (await page.getByTestId('active-embedder').innerText()).trim(), { timeout: 120_000 })
+      .toMatch(/^use-lite/);
+    console.log(`[e2e models] remembered Enhanced without consent at startup: ${await failed.innerText()}`);
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -416,9 +437,66 @@ describe.skipIf(ctx.skip !== null)('model profiles in the app (Settings → Ask)
     expect(trail).toMatch(/Contradiction check: tiny\/nli/);
     expect(trail).toMatch(/Answer: tiny\/causal-lm/);
     expect(trail).toMatch(/Budget counted in tiny\/causal-lm's tokens/);
+    // Every model that took part says where it ran and why not on WebGPU (no flag: no adapter).
+    const devices = page.getByTestId('trail-devices');
+    for (const role of ['embedder', 'cross-encoder', 'nli', 'generator']) {
+      const line = devices.locator(`[data-role="${role}"]`);
+      expect(await line.getAttribute('data-device')).toBe('wasm');
+      expect(await line.innerText()).toMatch(/not an earlier device: webgpu: navigator\.gpu/);
+    }
     const drafts = await page.evaluate(() => (window as unknown as { draftSeen: string[] }).draftSeen);
     expect(drafts.length).toBeGreaterThan(1);
     console.log(`[e2e models] tiny profile in Ask: ${drafts.length} streamed states; trail: ${trail}`);
+
+    const offOrigin = requests.filter(
+      (u) => !u.startsWith(`${origin}/`) && !LOCAL_SCHEMES.some((s) => u.startsWith(s)),
+    );
+    expect(offOrigin).toEqual([]);
+    expect(hub).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('remembers the tiny profile: after a reload it is active again, from Cache Storage, with its stored vectors', async () => {
+    const { context, page, requests, hub, errors } = await openApp('./?test-models#settings');
+    await page.getByTestId('test-models').getByRole('button', { name: 'Load the tiny test models' }).click();
+    await page.locator('[data-testid="profile-load"][data-state="ready"]').waitFor({ timeout: 120_000 });
+    // The library is re-embedded with the tiny encoder (and stored) before the reload.
+    await page.locator('[data-testid="reembed"][data-state="done"]').waitFor({ timeout: 120_000 });
+    const firstModelRequests = requests.filter((u) => u.includes('/models/tiny/')).length;
+    expect(firstModelRequests).toBeGreaterThan(0);
+
+    requests.length = 0;
+    await page.reload();
+    const ready = { state: 'attached', timeout: 180_000 } as const;
+    await page.locator('[data-testid="model-status"][data-state="ready"]').waitFor(ready);
+    await page.locator('[data-testid="library"][data-state="ready"]').waitFor(ready);
+    // The worker loaded the remembered profile by itself; the page shows it with each role's device.
+    const load = page.locator('[data-testid="profile-load"][data-state="ready"][data-profile="tiny"]');
+    await load.waitFor({ timeout: 120_000 });
+    for (const role of ROLES) {
+      const line = load.getByTestId('loaded-roles').locator(`li[data-role="${role}"]`);
+      expect(await line.getAttribute('data-device')).toBe('wasm');
+      expect(await line.innerText()).toMatch(/files from the browser cache — fell back: webgpu: /);
+    }
+    await expect
+      .poll(async () => (await page.getByTestId('active-embedder').innerText()).trim(), { timeout: 60_000 })
+      .toMatch(/^tiny\/encoder@\S+$/);
+    // Its vectors were stored the first time: none is embedded again.
+    expect(await page.getByTestId('reembed').getAttribute('data-total')).toBe('0');
+    const modelRequests = requests.filter((u) => u.includes('/models/tiny/') || u.includes('/vendor/ort/'));
+    expect(modelRequests).toEqual([]);
+
+    // Ask uses it: the trail names the tiny models.
+    await page.getByRole('tab', { name: 'Ask' }).click();
+    await page.getByRole('button', { name: 'Ask', exact: true }).click();
+    await page.getByTestId('ask-result').waitFor({ timeout: 120_000 });
+    const trail = await page.getByTestId('evidence-trail').locator('p').first().innerText();
+    expect(trail).toMatch(/meaning by tiny\/encoder@/);
+    expect(trail).toMatch(/Reranker: tiny\/cross-encoder/);
+    console.log(
+      `[e2e models] reload with the tiny profile remembered: ${firstModelRequests} tiny model requests the first time, ${modelRequests.length} after the reload; ${requests.length} requests in all`,
+    );
 
     const offOrigin = requests.filter(
       (u) => !u.startsWith(`${origin}/`) && !LOCAL_SCHEMES.some((s) => u.startsWith(s)),

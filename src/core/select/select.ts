@@ -241,12 +241,16 @@ export async function selectEvidence(
   // Rationale pairing over everything that could be packed: the pool plus chunks expansion added.
   const pairingT = clock();
   const added = new Set(expanded.added);
-  const pairing = pairRationales(
-    rationales,
-    [...afterPriors.filter((c) => !added.has(c.id)), ...afterExpand.filter((c) => added.has(c.id))],
-    lookup,
-    o.pairing,
-  );
+  // Without added chunks that list is `afterPriors` itself, already paired for the cutoff.
+  const pairing =
+    added.size === 0
+      ? coverPairing
+      : pairRationales(
+          rationales,
+          [...afterPriors.filter((c) => !added.has(c.id)), ...afterExpand.filter((c) => added.has(c.id))],
+          lookup,
+          o.pairing,
+        );
   timings.rationales = (timings.rationales ?? 0) + (clock() - pairingT);
 
   // 6. Dedup.

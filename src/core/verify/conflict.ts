@@ -43,7 +43,7 @@ import type { EvidenceLookup, Token } from '../select/common';
 import { byScoreDesc, checkRange, metaOf, withEntry } from '../select/common';
 import { isStopword } from '../select/rationales';
 import type { AnalysedText } from './common';
-import { VERIFY_STAGE, analyseText, keyJaccard, lambdaOf, sentenceUnits } from './common';
+import { PassageTable, VERIFY_STAGE, analyseText, keyJaccard, lambdaOf, sentenceUnits } from './common';
 import { diffKeys } from './diff';
 import type { AnswerType, KeyValue, ValueKind } from './values';
 import { answerTypeOf, compatibleKeys, dateParts, entityKey, foldText, hasNegation, kindAnswers } from './values';
@@ -137,6 +137,8 @@ export interface ConflictInput {
   readonly clusterOf?: ReadonlyMap<string, string>;
   /** Whether the question asks about earlier versions (superseded statements then count fully and older versions win). */
   readonly asksEarlier?: boolean;
+  /** The verify call's passage table (over the same `lookup`), shared with the lineage check. */
+  readonly texts?: PassageTable;
 }
 
 export interface ConflictResult {
@@ -543,11 +545,31 @@ export function detectConflicts(
   const answerType: AnswerType = answerTypeOf(input.question);
   const own = new Set(candidates.map((c) => c.id));
   const context = (input.context ?? []).filter((c) => !own.has(c.id));
-  const all = [...candidates, ...context.filter((c, i, xs) => xs.findIndex((x) => x.id === c.id) === i)];
+  const firstOfId = new Set<string>();
+  const all = [
+    ...candidates,
+    ...context.filter((c) => {
+      if (firstOfId.has(c.id)) return false;
+      firstOfId.add(c.id);
+      return true;
+    }),
+  ];
   const byId = new Map(all.map((c) => [c.id, c]));
   const textOf = (id: string): string => lookup.chunks.get(id)?.text ?? '';
-  const whole = new Map(all.map((c) => [c.id, analyseText(textOf(c.id))]));
-  const folded = new Map(all.map((c) => [c.id, foldText(textOf(c.id))]));
+  // Each passage is analysed (and folded) once, when first needed.
+  const texts = input.texts ?? new PassageTable(lookup);
+  const whole = { get: (id: string): AnalysedText => texts.analysed(id) };
+  const foldedCache = new Map<string, string>();
+  const folded = {
+    get: (id: string): string => {
+      let f = foldedCache.get(id);
+      if (f === undefined) {
+        f = foldText(textOf(id));
+        foldedCache.set(id, f);
+      }
+      return f;
+    },
+  };
   const sentenceCache = new Map<string, SentenceA[]>();
   const sentences = (id: string): SentenceA[] => {
     let s = sentenceCache.get(id);
@@ -559,6 +581,7 @@ export function detectConflicts(
   };
 
   // 1. Disagreements between aligned sentences of different documents; at least one side kept.
+  texts.preparePairs(all.map((c) => c.id));
   const disagreements: Disagreement[] = [];
   for (let i = 0; i < all.length; i++) {
     const ci = all[i] as Candidate;
@@ -566,8 +589,7 @@ export function detectConflicts(
       const cj = all[j] as Candidate;
       if (ci.docId === cj.docId) continue;
       if (!own.has(ci.id) && !own.has(cj.id)) continue;
-      if (keyJaccard((whole.get(ci.id) as AnalysedText).masked, (whole.get(cj.id) as AnalysedText).masked) < 0.15)
-        continue;
+      if (texts.maskedJaccard(ci.id, cj.id) < 0.15) continue;
       disagreements.push(...disagreementsOf(ci.id, cj.id, sentences(ci.id), sentences(cj.id), o));
     }
   }
@@ -638,7 +660,7 @@ export function detectConflicts(
   const questionYears = yearsOf(analyseText(input.question));
   const aboutOtherYear = (id: string): boolean => {
     if (questionYears.size === 0) return false;
-    const ys = yearsOf(whole.get(id) as AnalysedText);
+    const ys = yearsOf(whole.get(id));
     return ys.size > 0 && ![...ys].some((y) => questionYears.has(y));
   };
   const clusterOf = (id: string): string => input.clusterOf?.get(id) ?? `#${id}`;
@@ -670,7 +692,7 @@ export function detectConflicts(
         const stated =
           s.kind === 'polarity'
             ? pairs.some(([a, b]) => (a === c.id || b === c.id) && hasNegation(textOf(c.id)) === (s.key === 'negated'))
-            : variants.some((v) => states(whole.get(c.id) as AnalysedText, folded.get(c.id) as string, v));
+            : variants.some((v) => states(whole.get(c.id), folded.get(c.id), v));
         if (stated) statesOf.set(c.id, (statesOf.get(c.id) ?? new Set()).add(k));
       }
     });
@@ -693,13 +715,13 @@ export function detectConflicts(
       const others = sides.filter((x) => x !== side);
       if (side.kind === 'date' && side.phrase === null && datePart) {
         const want = dateParts(side.key)[datePart];
-        const hit = (whole.get(id) as AnalysedText).values.find(
+        const hit = whole.get(id).values.find(
           (v) => v.kind === 'date' && want !== null && dateParts(v.key)[datePart] === want,
         );
         return hit ? `"${hit.raw}"` : null;
       }
       if (side.kind === 'entity' || side.phrase !== null) {
-        const text = whole.get(id) as AnalysedText;
+        const text = whole.get(id);
         for (const w of distinctiveWords(side, others)) {
           const m = nameMention(text, w, side);
           if (m !== null) return `"${m}"`;

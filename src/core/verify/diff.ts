@@ -31,8 +31,15 @@ export interface WordDiff {
   readonly hunks: readonly Hunk[];
 }
 
+function isAscii(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return false;
+  return true;
+}
+
 /** Folded comparison key of a token. */
 export function foldToken(t: Token): string {
+  // ASCII is its own NFKD form and has no combining marks.
+  if (isAscii(t.lower)) return t.lower;
   return t.lower.normalize('NFKD').replace(/\p{M}+/gu, '');
 }
 

@@ -22,6 +22,7 @@ import type { EvidenceLookup } from '../select/common';
 import { checkInt, tokenize, withEntry } from '../select/common';
 import { isStopword } from '../select/rationales';
 import { splitSentences } from '../text/sentences';
+import { caseFolded } from './values';
 
 export const INJECTION_KINDS = [
   'instruction_override',
@@ -83,8 +84,17 @@ interface Cleaned {
   readonly flags: InjectionFlag[];
 }
 
+/** Any character `stripHidden` removes. */
+const HIDDEN = /[\u{E0000}-\u{E007F}\u200B-\u200D\u2060\uFEFF\u202A-\u202E\u2066-\u2069]/u;
+
 /** Removes tag characters, zero-width characters and bidi controls, flagging them (runs become one flag). */
 function stripHidden(text: string): Cleaned {
+  if (!HIDDEN.test(text)) {
+    // Nothing to remove (the usual case): the text as it is, offsets unchanged.
+    const map = new Array<number>(text.length + 1);
+    for (let i = 0; i <= text.length; i++) map[i] = i;
+    return { text, map, flags: [] };
+  }
   let out = '';
   const map: number[] = [];
   const flags: InjectionFlag[] = [];
@@ -164,14 +174,32 @@ function stripHidden(text: string): Cleaned {
 
 type Unit = 'sentence' | 'line' | 'match';
 
-interface Pattern {
+export interface InjectionPattern {
   readonly kind: InjectionKind;
   readonly re: RegExp;
   readonly unit: Unit;
+  /**
+   * A necessary condition, checked first because case-insensitive Unicode patterns are slow to
+   * scan: alternatives of substrings (each all required) of which the folded text (`gateText`)
+   * must hold one for `re` to possibly match. Absent: always scanned.
+   */
+  readonly gate?: readonly (readonly string[])[];
+}
+type Pattern = InjectionPattern;
+
+/** The text as the gates read it (`caseFolded`: every run of letters a match spans appears in it, lower-cased). */
+export const gateText = caseFolded;
+
+/** Whether a pattern's gate lets it match (see `InjectionPattern.gate`). */
+export function gateOpen(pattern: InjectionPattern, folded: string): boolean {
+  return !pattern.gate || pattern.gate.some((all) => all.every((part) => folded.includes(part)));
 }
 
+const one = (...words: string[]): string[][] => words.map((w) => [w]);
+
 const DET = '(?:(?:all|any|every|the|your|my|our|these|those|of|everything|prior|previous|above|earlier)\\s+){0,4}';
-const STRONG: readonly Pattern[] = [
+/** Patterns that flag on their own (exported for the gate tests). */
+export const STRONG: readonly Pattern[] = [
   {
     kind: 'instruction_override',
     re: new RegExp(
@@ -179,43 +207,51 @@ const STRONG: readonly Pattern[] = [
       'giu',
     ),
     unit: 'sentence',
+    gate: one('ignore', 'disregard', 'forget', 'override', 'bypass', 'skip', 'abandon'),
   },
   {
     kind: 'instruction_override',
     re: /\b(?:disregard|ignore|forget)\s+(?:everything\s+|all\s+)?(?:that\s+)?(?:the\s+|was\s+)?(?:above|before|previously said|said before)\b/giu,
     unit: 'sentence',
+    gate: one('disregard', 'ignore', 'forget'),
   },
   {
     kind: 'instruction_override',
     re: /\b(?:disregard|ignore)\s+the\s+user['’]?s?\s+(?:question|request|query|message|prompt)\b/giu,
     unit: 'sentence',
+    gate: one('disregard', 'ignore'),
   },
   {
     kind: 'persona_switch',
     re: /\byou\s+are\s+now\b|\bfrom\s+now\s+on,?\s+you\b|\bpretend\s+(?:to\s+be|you\s+are)\b|\b(?:developer|god|dan|jailbreak|unrestricted)\s+mode\b|\bact\s+as\s+(?:an?\s+)?(?:unrestricted|unfiltered|jailbroken)\b/giu,
     unit: 'sentence',
+    gate: [['you', 'now'], ...one('pretend', 'mode', 'unrestricted', 'unfiltered', 'jailbroken')],
   },
   {
     kind: 'system_prompt',
     // "system prompt" as a topic ("attackers extract the system prompt") is not flagged; a new one, or an order to reveal one, is.
     re: /\bnew\s+system\s+(?:prompt|message|instructions?)\b|\bsystem\s+(?:prompt|override|message)\s*:|\b(?:reveal|print|show|repeat|output|leak|display|dump)\s+(?:me\s+)?(?:your|the)\s+(?:full\s+|entire\s+|original\s+|hidden\s+|initial\s+)?(?:system\s+)?(?:prompt|instructions|configuration)\b/giu,
     unit: 'sentence',
+    gate: one('system', 'prompt', 'instructions', 'configuration'),
   },
   {
     kind: 'role_marker',
     re: /<\|(?:im_start|im_end|system|user|assistant|endoftext|eot_id|start_header_id|end_header_id|begin_of_text)\|>|\[\/?INST\]|<<\/?SYS>>|<\/?(?:system|assistant)>/giu,
     unit: 'line',
+    gate: one('<', '[inst]', '[/inst]'),
   },
   {
     kind: 'role_marker',
     // "### Instruction:" / "### System" alone on its line; a heading such as "### System Prompt Extraction" is not a marker.
     re: /^[ \t]*#{2,6}[ \t]*(?:new\s+)?(?:instructions?|system|response|input)[ \t]*(?::[^\n]*)?$/gimu,
     unit: 'line',
+    gate: one('##'),
   },
   {
     kind: 'exfiltration_link',
     re: /!\[[^\]\n]*\]\(\s*<?(?:https?:)?\/\/[^)\s>]*\?[^)\s>]*=[^)\s>]*>?(?:\s+["'][^"'\n]*["'])?\s*\)|!\[[^\]\n]*\]\([^)\n]*(?:\{\{|%7B%7B)[^)\n]*\)|<img\b[^>]*\bsrc\s*=\s*["']?(?:https?:)?\/\/[^"'\s>]*\?[^"'\s>]*=[^>]*>/giu,
     unit: 'match',
+    gate: one('![', '<img'),
   },
 ];
 
@@ -254,7 +290,7 @@ function paragraphOf(text: string, pos: number): { start: number; end: number } 
   return { start, end: after ? pos + after.index : text.length };
 }
 
-function sentenceRange(
+function sentenceRangeIn(
   sentences: readonly { start: number; end: number }[],
   start: number,
   end: number,
@@ -273,9 +309,24 @@ function sentenceRange(
 /** Scans one text: flags, the redacted text, and how much content is left. */
 export function scanInjection(text: string, options: Partial<InjectionOptions> = {}): InjectionScan {
   assertKnownOptions(options, DEFAULT_INJECTION_OPTIONS, 'injection');
+  const { flags, redacted } = scanText(text);
+  return { flags, redacted, contentWords: contentWordsOf(redacted) };
+}
+
+/** Content words (non-stopwords of ≥ 2 letters, or numbers) left in a redacted text, the mark excluded. */
+function contentWordsOf(redacted: string): number {
+  return tokenize(redacted.split(REDACTION_MARK).join(' ')).filter(
+    (w) => /\p{L}{2,}|\p{N}/u.test(w.raw) && !isStopword(w.lower),
+  ).length;
+}
+
+/** `scanInjection` without the content count (only a flagged text needs it). */
+function scanText(text: string): Omit<InjectionScan, 'contentWords'> {
   const cleaned = stripHidden(text);
   const t = cleaned.text;
-  const sentences = splitSentences(t);
+  let split: readonly { start: number; end: number }[] | null = null;
+  const sentenceRange = (start: number, end: number): { start: number; end: number } =>
+    sentenceRangeIn((split ??= splitSentences(t)), start, end);
   const ranges: Range[] = [];
 
   // Role-marker blocks first: <|im_start|>… <|im_end|> is one unit.
@@ -297,7 +348,9 @@ export function scanInjection(text: string, options: Partial<InjectionOptions> =
       strongAt.push(m.index);
     }
   }
+  const folded = gateText(t);
   for (const p of STRONG) {
+    if (!gateOpen(p, folded)) continue;
     for (const m of t.matchAll(p.re)) {
       const s = m.index;
       const e = s + m[0].length;
@@ -305,7 +358,7 @@ export function scanInjection(text: string, options: Partial<InjectionOptions> =
         p.unit === 'line'
           ? lineRange(t, s, e)
           : p.unit === 'sentence'
-            ? sentenceRange(sentences, s, e)
+            ? sentenceRange(s, e)
             : { start: s, end: e };
       ranges.push({ ...r, kind: p.kind });
       strongAt.push(s);
@@ -321,7 +374,7 @@ export function scanInjection(text: string, options: Partial<InjectionOptions> =
     for (const p of WEAK) {
       for (const m of t.matchAll(p.re)) {
         if (!paragraphs.some((g) => m.index >= g.start && m.index < g.end)) continue;
-        ranges.push({ ...sentenceRange(sentences, m.index, m.index + m[0].length), kind: p.kind });
+        ranges.push({ ...sentenceRange(m.index, m.index + m[0].length), kind: p.kind });
       }
     }
   }
@@ -356,11 +409,7 @@ export function scanInjection(text: string, options: Partial<InjectionOptions> =
   }
   redacted += t.slice(at);
   redacted = redacted.replace(new RegExp(`(?:${escapeRe(REDACTION_MARK)}\\s*){2,}`, 'gu'), `${REDACTION_MARK}\n`);
-
-  const contentWords = tokenize(redacted.split(REDACTION_MARK).join(' ')).filter(
-    (w) => /\p{L}{2,}|\p{N}/u.test(w.raw) && !isStopword(w.lower),
-  ).length;
-  return { flags: uniqueFlags, redacted, contentWords };
+  return { flags: uniqueFlags, redacted };
 }
 
 function escapeRe(s: string): string {
@@ -407,7 +456,8 @@ export function screenInjection(
     const chunk = input.lookup.chunks.get(c.id);
     let scan = scans.get(c.id);
     if (scan === undefined) {
-      scan = chunk && chunk.text.length > 0 ? scanInjection(chunk.text, o) : null;
+      const found = chunk && chunk.text.length > 0 ? scanText(chunk.text) : null;
+      scan = found ? { ...found, contentWords: found.flags.length > 0 ? contentWordsOf(found.redacted) : 0 } : null;
       scans.set(c.id, scan);
     }
     if (!scan || scan.flags.length === 0) {

@@ -22,9 +22,9 @@
 import type { Candidate } from '../types';
 import { assertKnownOptions } from '../errors';
 import type { EvidenceLookup } from '../select/common';
-import { checkInt, checkRange, cosine, withEntry } from '../select/common';
+import { checkInt, checkRange, withEntry } from '../select/common';
 import type { AnalysedText } from './common';
-import { VERIFY_STAGE, analyseText, keyJaccard, lambdaOf } from './common';
+import { PassageTable, VERIFY_STAGE, lambdaOf } from './common';
 import { diffKeys } from './diff';
 import { compatibleKeys } from './values';
 
@@ -80,6 +80,8 @@ export interface LineageInput {
   readonly context?: readonly Candidate[];
   /** Texts analysed earlier (by id), to share work between checks. */
   readonly analysed?: ReadonlyMap<string, AnalysedText>;
+  /** The verify call's passage table (over the same `lookup`), shared with the conflict check. */
+  readonly texts?: PassageTable;
 }
 
 export interface LineageResult {
@@ -144,30 +146,31 @@ export function detectLineage(
   const { lookup } = input;
   const ownIds = new Set(candidates.map((c) => c.id));
   const all: Candidate[] = [...candidates];
-  for (const c of input.context ?? []) if (!ownIds.has(c.id) && !all.some((x) => x.id === c.id)) all.push(c);
-  const analysed = new Map<string, AnalysedText>();
-  const textOf = (c: Candidate): AnalysedText => {
-    let a = analysed.get(c.id) ?? input.analysed?.get(c.id);
-    if (!a) a = analyseText(lookup.chunks.get(c.id)?.text ?? '');
-    analysed.set(c.id, a);
-    return a;
-  };
+  const seen = new Set(ownIds);
+  for (const c of input.context ?? []) {
+    if (seen.has(c.id)) continue;
+    seen.add(c.id);
+    all.push(c);
+  }
+  const texts = input.texts ?? new PassageTable(lookup, input.analysed);
 
   const uf = new UnionFind();
   const links: LineageLink[] = [];
-  for (let i = 0; i < all.length; i++) {
-    const ci = all[i] as Candidate;
-    const ai = textOf(ci);
-    for (let j = i + 1; j < all.length; j++) {
-      const cj = all[j] as Candidate;
+  texts.preparePairs(all.map((c) => c.id));
+  // Per passage, once: its analysis, whether it is long enough to link by text, its masked key count.
+  const info = all.map((c) => {
+    const a = texts.analysed(c.id);
+    return { c, a, long: a.tokens.length >= o.minTokens, size: texts.maskedSize(c.id) };
+  });
+  const hasVectors = lookup.vectorOf !== undefined;
+  for (let i = 0; i < info.length; i++) {
+    const { c: ci, a: ai, long: longI, size: sizeI } = info[i] as (typeof info)[number];
+    for (let j = i + 1; j < info.length; j++) {
+      const { c: cj, a: aj, long: longJ, size: sizeJ } = info[j] as (typeof info)[number];
       if (ci.docId === cj.docId) continue;
-      const aj = textOf(cj);
       let link: LineageLink | null = null;
-      if (
-        ai.tokens.length >= o.minTokens &&
-        aj.tokens.length >= o.minTokens &&
-        keyJaccard(ai.masked, aj.masked) >= 0.5
-      ) {
+      // Jaccard ≤ min/max of the set sizes: below half, it cannot reach 0.5.
+      if (longI && longJ && 2 * Math.min(sizeI, sizeJ) >= Math.max(sizeI, sizeJ) && texts.maskedJaccard(ci.id, cj.id) >= 0.5) {
         const d = diffKeys(ai.masked, aj.masked);
         if (d.ratio >= o.nearIdentical) {
           link = {
@@ -179,11 +182,9 @@ export function detectLineage(
           };
         }
       }
-      if (!link && lookup.vectorOf) {
-        const vi = lookup.vectorOf(ci.id);
-        const vj = lookup.vectorOf(cj.id);
-        if (vi && vj) {
-          const cos = cosine(vi, vj);
+      if (!link && hasVectors) {
+        const cos = texts.cosineReaching(ci.id, cj.id, o.embeddingTight);
+        if (cos !== undefined) {
           if (cos >= o.embeddingTight) {
             link = {
               a: ci.id,

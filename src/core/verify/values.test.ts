@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { answerTypeOf, compatibleKeys, dateParts, extractValues, hasNegation } from './values';
+import { answerTypeOf, caseFolded, compatibleKeys, dateParts, extractValues, hasNegation } from './values';
 
 const keys = (text: string): string[] => extractValues(text).map((v) => `${v.kind}:${v.key}`);
 
@@ -112,5 +112,52 @@ describe('answerTypeOf and hasNegation', () => {
     expect(hasNegation('Sick leave is not paid out.')).toBe(true);
     expect(hasNegation("It isn't paid.")).toBe(true);
     expect(hasNegation('Sick leave is paid out.')).toBe(false);
+  });
+});
+
+describe('caseFolded (the text the case-insensitive gates read)', () => {
+  it('rests on the only non-ASCII characters that case-insensitive patterns read as ASCII letters', () => {
+    // Under `iu`: U+017F LONG S and U+212A KELVIN SIGN match letters and are word characters; lower
+    // casing turns only U+212A and U+0130 (into "i" + U+0307) into ASCII word characters.
+    const readAsLetter: number[] = [];
+    const lowersToWord: number[] = [];
+    for (let cp = 0x80; cp <= 0x10ffff; cp++) {
+      if (cp >= 0xd800 && cp <= 0xdfff) continue;
+      const ch = String.fromCodePoint(cp);
+      if (/^[a-z]$/iu.test(ch) || /^\w$/iu.test(ch)) readAsLetter.push(cp);
+      if (/[a-z0-9_]/u.test(ch.toLowerCase())) lowersToWord.push(cp);
+    }
+    expect(readAsLetter).toEqual([0x17f, 0x212a]);
+    expect(lowersToWord).toEqual([0x130, 0x212a]);
+    expect(caseFolded('\u017fEPT \u212aM İx')).toBe('sept km i\u0307x');
+  });
+
+  it('lets every month and number word through in any case', () => {
+    const months = [
+      'January',
+      'Feb',
+      'March',
+      'Apr',
+      'May',
+      'June',
+      'Jul',
+      'August',
+      'Sept',
+      'Sep',
+      'Oct',
+      'November',
+      'Dec',
+    ];
+    for (const m of months) {
+      for (const t of [`on 3 ${m} 2019`, `on ${m} 3, 2019`, `in ${m} 2019`, `on ${m} 3`, `on 3rd ${m}`]) {
+        const dates = (x: string): string[] => keys(x).filter((k) => k.startsWith('date:'));
+        expect(dates(t), t).not.toEqual(dates(t.replace(/\D+/gu, ' ')));
+        expect(dates(t.toUpperCase()), t).toEqual(dates(t));
+      }
+    }
+    for (const w of ['two', 'seven', 'ten', 'twelve', 'twenty', 'ninety', 'hundred']) {
+      expect(keys(`${w} days`).length, w).toBe(1);
+      expect(keys(`${w.toUpperCase()} DAYS`)).toEqual(keys(`${w} days`));
+    }
   });
 });

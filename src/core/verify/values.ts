@@ -67,6 +67,8 @@ const monthOf = (s: string): number => MONTHS[s.toLowerCase().replace(/\.$/u, ''
 
 interface DatePattern {
   readonly re: RegExp;
+  /** The pattern has a month name. */
+  readonly month?: true;
   readonly key: (m: RegExpMatchArray) => string | null;
 }
 
@@ -79,22 +81,27 @@ const DATE_PATTERNS: readonly DatePattern[] = [
     key: (m) => `${m[1]}-${m[2]}-${m[3]}`,
   },
   {
+    month: true,
     re: new RegExp(`\\b(\\d{1,2})${ORD}\\s+(${MONTH_RE})\\.?,?\\s+(\\d{4})\\b`, 'giu'),
     key: (m) => (validDay(Number(m[1])) ? `${m[3]}-${pad(monthOf(m[2]!))}-${pad(Number(m[1]))}` : null),
   },
   {
+    month: true,
     re: new RegExp(`\\b(${MONTH_RE})\\.?\\s+(\\d{1,2})${ORD},?\\s+(\\d{4})\\b`, 'giu'),
     key: (m) => (validDay(Number(m[2])) ? `${m[3]}-${pad(monthOf(m[1]!))}-${pad(Number(m[2]))}` : null),
   },
   {
+    month: true,
     re: new RegExp(`\\b(${MONTH_RE})\\.?,?\\s+(\\d{4})\\b`, 'giu'),
     key: (m) => `${m[2]}-${pad(monthOf(m[1]!))}`,
   },
   {
+    month: true,
     re: new RegExp(`\\b(${MONTH_RE})\\.?\\s+(\\d{1,2})${ORD}\\b(?![.,]\\d)`, 'giu'),
     key: (m) => (validDay(Number(m[2])) ? `--${pad(monthOf(m[1]!))}-${pad(Number(m[2]))}` : null),
   },
   {
+    month: true,
     re: new RegExp(`\\b(\\d{1,2})${ORD}\\s+(${MONTH_RE})\\b\\.?`, 'giu'),
     key: (m) => (validDay(Number(m[1])) ? `--${pad(monthOf(m[2]!))}-${pad(Number(m[1]))}` : null),
   },
@@ -222,7 +229,13 @@ const DAY_NAMES = new Set([
   'sun',
 ]);
 
-const isCapitalised = (t: Token): boolean => /^\p{Lu}/u.test(t.raw) || /^\p{N}*\p{Lu}/u.test(t.raw);
+const isCapitalised = (t: Token): boolean => {
+  // ASCII first letters decide at once (the common case); others go through the Unicode classes.
+  const c = t.raw.charCodeAt(0);
+  if (c >= 0x61 && c <= 0x7a) return false;
+  if (c >= 0x41 && c <= 0x5a) return true;
+  return /^\p{Lu}/u.test(t.raw) || /^\p{N}*\p{Lu}/u.test(t.raw);
+};
 
 /** Lower case, diacritics stripped, punctuation to spaces, whitespace collapsed. */
 export function foldText(text: string): string {
@@ -244,9 +257,32 @@ function sentenceInitial(text: string, start: number): boolean {
   return /(^|[.?!:;•·|]\s*|\n\s*|\.\.\.\s*|…\s*)["'“‘([]*$/u.test(text.slice(Math.max(0, start - 6), start));
 }
 
-function datesIn(text: string): KeyValue[] {
+/**
+ * A text as case-insensitive patterns read it, for gates run without the (slow) `i` flag: lower
+ * case, with the long s as "s". Under `iu` an ASCII letter of a pattern matches that letter in
+ * either case, U+212A KELVIN SIGN (for k) and U+017F LONG S (for s), and nothing else;
+ * `toLowerCase` turns the first three into the lowercase letter. So the letters of any match
+ * appear lower-cased here, side by side, and a word boundary around them stays one (the only
+ * character lower-cased into an ASCII letter from a non-word one, U+0130, becomes "i" plus a
+ * combining dot, which is not a word character).
+ */
+export function caseFolded(text: string): string {
+  return text.toLowerCase().replace(/\u017f/gu, 's');
+}
+
+// Gates, run on `caseFolded` text (see there): every date pattern has a digit; every one with a
+// month name has it next to a number (before: "21 July", after: "July 21", "July 2017"); a number
+// word is a whole word. Texts without them skip those patterns.
+const ANY_DIGIT = /\d/u;
+const MONTH_BY_NUMBER = new RegExp(`\\b(?:${MONTH_RE})\\.?,?\\s+\\d|\\d${ORD}\\s+(?:${MONTH_RE})\\b`, 'u');
+const ANY_NUMBER_WORD = new RegExp(`\\b(?:${Object.keys(NUMBER_WORDS).join('|')})\\b`, 'u');
+
+function datesIn(text: string, folded: string): KeyValue[] {
   const out: KeyValue[] = [];
+  if (!ANY_DIGIT.test(text)) return out;
+  const months = MONTH_BY_NUMBER.test(folded);
   for (const p of DATE_PATTERNS) {
+    if (p.month && !months) continue;
     for (const m of text.matchAll(p.re)) {
       const start = m.index;
       const end = start + m[0].length;
@@ -259,7 +295,7 @@ function datesIn(text: string): KeyValue[] {
   return out;
 }
 
-function numbersIn(text: string, taken: readonly KeyValue[]): KeyValue[] {
+function numbersIn(text: string, folded: string, taken: readonly KeyValue[]): KeyValue[] {
   const out: KeyValue[] = [];
   const overlaps = (s: number, e: number): boolean => [...taken, ...out].some((v) => s < v.end && e > v.start);
   for (const m of text.matchAll(NUMBER_RE)) {
@@ -287,7 +323,7 @@ function numbersIn(text: string, taken: readonly KeyValue[]): KeyValue[] {
     if (overlaps(start, end)) continue;
     out.push({ kind: 'number', raw: text.slice(start, end), start, end, key: `${numKey(value)}${unit}` });
   }
-  for (const m of text.matchAll(NUMBER_WORD_RE)) {
+  for (const m of ANY_NUMBER_WORD.test(folded) ? text.matchAll(NUMBER_WORD_RE) : []) {
     const start = m.index;
     let end = start + m[0].length;
     const value = NUMBER_WORDS[m[1]!.toLowerCase()] as number;
@@ -301,8 +337,7 @@ function numbersIn(text: string, taken: readonly KeyValue[]): KeyValue[] {
   return out;
 }
 
-function entitiesIn(text: string, taken: readonly KeyValue[]): KeyValue[] {
-  const tokens = tokenize(text);
+function entitiesIn(text: string, taken: readonly KeyValue[], tokens: readonly Token[]): KeyValue[] {
   const out: KeyValue[] = [];
   const isTaken = (t: Token): boolean => taken.some((v) => t.start < v.end && t.end > v.start);
   const joinable = (a: Token, b: Token): boolean => {
@@ -369,11 +404,12 @@ function entitiesIn(text: string, taken: readonly KeyValue[]): KeyValue[] {
   return out;
 }
 
-/** Dates, numbers and entities of a text, in text order, never overlapping. */
-export function extractValues(text: string): KeyValue[] {
-  const dates = datesIn(text);
-  const numbers = numbersIn(text, dates);
-  const entities = entitiesIn(text, [...dates, ...numbers]);
+/** Dates, numbers and entities of a text, in text order, never overlapping. `tokens`: the text's `tokenize`, when the caller has it. */
+export function extractValues(text: string, tokens: readonly Token[] = tokenize(text)): KeyValue[] {
+  const folded = caseFolded(text);
+  const dates = datesIn(text, folded);
+  const numbers = numbersIn(text, folded, dates);
+  const entities = entitiesIn(text, [...dates, ...numbers], tokens);
   return [...dates, ...numbers, ...entities].sort((a, b) => a.start - b.start);
 }
 

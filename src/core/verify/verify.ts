@@ -17,6 +17,7 @@
  * reinstated.
  */
 import type { Candidate } from '../types';
+import { PassageTable } from './common';
 import { assertKnownOptions } from '../errors';
 import type { AbortSignalLike, EvidenceLookup } from '../select/common';
 import { clock, throwIfAborted } from '../select/common';
@@ -107,14 +108,16 @@ export async function verifyEvidence(input: VerifyInput, options: Partial<Verify
   const contextPlain = new Map(context.map((c) => [c.id, c]));
   const usableContext = injContext.kept.map((c) => contextPlain.get(c.id) as Candidate);
 
+  // Each passage is analysed once for lineage and conflicts (both compare every pair).
+  const texts = new PassageTable(lookup);
+
   // 2. Lineage over everything seen; replicas among the candidates dropped.
-  const lin = detectLineage(inj.kept, { lookup, context: usableContext }, o.lineage);
+  const lin = detectLineage(inj.kept, { lookup, context: usableContext, texts }, o.lineage);
 
   // 3. Conflicts. Replicas the lineage check dropped still count as (non-independent) statements.
-  const conflictContext = [
-    ...usableContext,
-    ...lin.dropped.map((c) => input.candidates.find((x) => x.id === c.id) as Candidate),
-  ];
+  const inputById = new Map<string, Candidate>();
+  for (const c of input.candidates) if (!inputById.has(c.id)) inputById.set(c.id, c);
+  const conflictContext = [...usableContext, ...lin.dropped.map((c) => inputById.get(c.id) as Candidate)];
   const con = detectConflicts(
     lin.kept,
     {
@@ -122,6 +125,7 @@ export async function verifyEvidence(input: VerifyInput, options: Partial<Verify
       lookup,
       context: conflictContext,
       clusterOf: lin.clusterOf,
+      texts,
       ...(input.asksEarlier !== undefined ? { asksEarlier: input.asksEarlier } : {}),
     },
     { ...o.conflict, ...(input.maxKeep !== undefined ? { maxKeep: input.maxKeep } : {}) },

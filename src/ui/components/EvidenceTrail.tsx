@@ -16,6 +16,13 @@ const FUSION_LABEL: Readonly<Record<string, string>> = Object.freeze({
   weighted: 'fused as a weighted sum of min-max scores',
 });
 
+const DEVICE_ROLE_LABEL = Object.freeze({
+  embedder: 'meaning',
+  'cross-encoder': 'reranker',
+  nli: 'contradiction check',
+  generator: 'answer',
+});
+
 /**
  * Why these passages: the sorted scores with the cut, the token budget, the aspects of the
  * question and which evidence covers each, conflicts, and every candidate selection saw with its
@@ -39,6 +46,19 @@ export function EvidenceTrail({ result, onCite }: Props) {
         {result.models.budgetTokens === 'estimate' ? 'estimated tokens' : `${result.models.budgetTokens}'s tokens`}.
         {result.asksEarlier && ' The question asks about earlier versions, so superseded documents are not penalised.'}
       </p>
+      {result.models.devices.length > 0 && (
+        <p className="muted" data-testid="trail-devices">
+          Devices:{' '}
+          {result.models.devices.map((d, i) => (
+            <span key={d.role} data-role={d.role} data-device={d.device}>
+              {i > 0 && '; '}
+              {DEVICE_ROLE_LABEL[d.role]} ({d.id}) on {d.device}
+              {d.fallbackReason && `, not an earlier device: ${d.fallbackReason}`}
+            </span>
+          ))}
+          .
+        </p>
+      )}
       <div className="trail-grid">
         <div className="trail-card">
           <h3>Scores and the cut</h3>

@@ -190,8 +190,8 @@ function ProfileSection({ settings, store }: { readonly settings: AppSettings; r
   const enhanced = settings.profiles.find((p) => p.name === 'enhanced');
   const choose = (profile: AppSettingValues['profile']): void => {
     void store.update({ values: { profile } });
-    // Embedded needs no download: release whatever a profile loaded.
-    if (profile === 'embedded' && (loaded || load.phase === 'loading')) void store.releaseProfile();
+    // Embedded needs no download: release whatever a profile loaded (or stop loading it).
+    if (profile === 'embedded' && load.phase !== 'idle') void store.releaseProfile();
   };
   return (
     <section className="panel" aria-labelledby="profile-heading" data-testid="profiles">
@@ -210,6 +210,7 @@ function ProfileSection({ settings, store }: { readonly settings: AppSettings; r
           />
         ))}
       </fieldset>
+      <p className="muted">Your choice is remembered: Evident loads the chosen models again when it starts.</p>
       {chosen === 'enhanced' && enhanced && (
         <div className="profile-load">
           <HubConsentLine store={store} />
@@ -246,13 +247,14 @@ function HubConsentLine({ store }: { readonly store: SettingsStore }) {
     <p className="muted" data-testid="hub-consent" data-consent={hubConsent ? 'yes' : 'no'}>
       {hubConsent ? (
         <>
-          Downloads from huggingface.co are allowed for this session.{' '}
-          <button type="button" className="secondary small" onClick={() => store.revokeHubConsent()}>
+          Downloads from huggingface.co are allowed (remembered in this browser: models missing from this site and from
+          the browser cache are downloaded when the profile loads, also when Evident starts).{' '}
+          <button type="button" className="secondary small" onClick={() => void store.revokeHubConsent()}>
             Withdraw
           </button>
         </>
       ) : (
-        'Models are read from this site first. If one is not here, you will be asked before anything is downloaded from huggingface.co.'
+        'Models are read from this site and the browser cache first. If one is not there, you will be asked before anything is downloaded from huggingface.co.'
       )}
     </p>
   );
@@ -319,9 +321,16 @@ function LoadState({ store }: { readonly store: SettingsStore }) {
       data-testid="profile-load"
       data-state={load.phase}
       data-profile={'profile' in load ? load.profile : load.phase === 'ready' ? load.result.profile : undefined}
+      data-at-startup={'atStartup' in load && load.atStartup ? 'yes' : undefined}
     >
       {load.phase === 'loading' && (
         <>
+          {load.atStartup && (
+            <p className="muted" role="status">
+              Loading the {PROFILE_LABEL[load.profile]} models you chose last time. Until they are loaded, Ask uses the
+              Embedded profile.
+            </p>
+          )}
           <ProgressBar
             label={load.progress ? `Loading ${load.progress.modelId}` : 'Loading models'}
             done={load.progress?.loadedBytes ?? 0}
@@ -334,8 +343,10 @@ function LoadState({ store }: { readonly store: SettingsStore }) {
         </>
       )}
       {load.phase === 'error' && (
-        <p className="error" role="alert">
-          The {PROFILE_LABEL[load.profile]} models could not be loaded: {load.error.message}
+        <p className="error" role="alert" data-at-startup={load.atStartup ? 'yes' : undefined}>
+          {load.atStartup
+            ? `The ${PROFILE_LABEL[load.profile]} models you chose could not be loaded when Evident started, so the Embedded profile is in use: ${load.error.message}`
+            : `The ${PROFILE_LABEL[load.profile]} models could not be loaded: ${load.error.message}`}
         </p>
       )}
       {load.phase === 'ready' && (
@@ -358,7 +369,7 @@ function Reembedding({ models }: { readonly models: ModelStatusReport | null }) 
   const r = models?.reembed;
   if (!r || r.state === 'idle') return null;
   return (
-    <div data-testid="reembed" data-state={r.state}>
+    <div data-testid="reembed" data-state={r.state} data-total={r.total}>
       {r.state === 'running' && (
         <>
           <p>Re-embedding your library with {r.embedderId}: until it is done, search and Ask use keywords only.</p>
