@@ -14,8 +14,16 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { CHROMIUM_PATH, launchChromium } from '../node/chromium';
 import type { FullQueryReport, ScanReport } from './bench-fullquery';
-import { quality, skipReason, withRatios, type BenchCorpus, type BenchRow, type ScifactSource } from './bench-peers';
+import {
+  measuredRow,
+  skipReason,
+  withRatios,
+  type BenchCorpus,
+  type BenchRow,
+  type ScifactSource,
+} from './bench-peers';
 import { benchSystems, type Latency } from './bench-systems';
 
 export interface BrowserBenchOptions {
@@ -52,20 +60,8 @@ export interface BrowserBenchResult {
   readonly scan?: { readonly chunks: number; readonly report: ScanReport };
 }
 
-const CHROMIUM_FLAGS = [
-  // test/e2e/browser.ts's flags (quiet, offline-friendly), plus gc() in the worker and an
-  // immediate measureUserAgentSpecificMemory.
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--js-flags=--expose-gc',
-  '--enable-blink-features=ForceEagerMeasureMemory',
-];
+/** Beyond the shared flags: gc() in the worker and an immediate measureUserAgentSpecificMemory. */
+const EXTRA_CHROMIUM_FLAGS = ['--js-flags=--expose-gc', '--enable-blink-features=ForceEagerMeasureMemory'];
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html',
@@ -103,10 +99,8 @@ export async function runBrowserBench(
   source: ScifactSource,
   opts: BrowserBenchOptions,
 ): Promise<BrowserBenchResult | string> {
-  const chromiumPath = process.env.EVIDENT_CHROMIUM || '/usr/bin/chromium';
-  if (!existsSync(chromiumPath)) return `${chromiumPath} is missing: the Chromium bench is skipped`;
+  if (!existsSync(CHROMIUM_PATH)) return `${CHROMIUM_PATH} is missing: the Chromium bench is skipped`;
   const { build } = await import('vite');
-  const { chromium } = await import('playwright-core');
   const pageRoot = path.resolve('test/bench-page');
   const outDir = await mkdtemp(path.join(tmpdir(), 'evident-bench-page-'));
   opts.log('chromium: building the bench page');
@@ -124,7 +118,7 @@ export async function runBrowserBench(
   );
   await writeFile(path.join(outDir, 'data', 'sentences.json'), JSON.stringify(source.sentences));
   const server = await serve(outDir);
-  const browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: CHROMIUM_FLAGS });
+  const browser = await launchChromium(EXTRA_CHROMIUM_FLAGS);
   try {
     const page = await browser.newPage();
     page.on('pageerror', (e) => opts.log(`chromium page error: ${e.message}`));
@@ -164,26 +158,9 @@ export async function runBrowserBench(
         const before = await memory();
         const { buildMs } = await call<{ buildMs: number }>({ op: 'build', system: system.name });
         const mem = (await memory()) - before;
-        const { results, latency, best } = await call<{ results: string[][]; latency: Latency; best: Latency }>({
-          op: 'query',
-          k: 100,
-        });
+        const measured = await call<{ results: string[][]; latency: Latency; best: Latency }>({ op: 'query', k: 100 });
         await call({ op: 'drop' });
-        rows.push({
-          name: system.name,
-          corpus: corpus.name,
-          runtime: 'chromium',
-          metrics: {
-            ...quality(corpus, results),
-            build_ms: buildMs,
-            heap_mb: mem,
-            query_p50_ms: latency.p50,
-            query_p95_ms: latency.p95,
-            query_best_p50_ms: best.p50,
-            query_best_p95_ms: best.p95,
-            queries: corpus.queries.length,
-          },
-        });
+        rows.push(measuredRow(system.name, corpus, 'chromium', { ...measured, buildMs, heapMb: mem }));
       }
     }
     const result: { -readonly [K in keyof BrowserBenchResult]: BrowserBenchResult[K] } = {

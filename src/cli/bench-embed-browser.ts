@@ -24,22 +24,12 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { build, preview, type PreviewServer } from 'vite';
 import type { EmbedBenchPage, PageRun } from '../../test/e2e/models-page/embed-bench';
+import { CHROMIUM_PATH, launchChromium } from '../node/chromium';
 import { scifactDocTexts } from './bench-embed';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const CHROMIUM = process.env.EVIDENT_CHROMIUM || '/usr/bin/chromium';
-/** test/e2e/browser.ts's flags, plus an immediate measureUserAgentSpecificMemory. */
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--enable-blink-features=ForceEagerMeasureMemory',
-];
+/** Beyond the shared flags: an immediate measureUserAgentSpecificMemory. */
+const EXTRA_FLAGS = ['--enable-blink-features=ForceEagerMeasureMemory'];
 
 export interface EmbedBrowserOptions {
   readonly batches: readonly number[];
@@ -94,8 +84,7 @@ export async function runEmbedBrowserBench(
 ): Promise<EmbedBrowserResult | string> {
   const o = { ...DEFAULT_EMBED_BROWSER_OPTIONS, ...options };
   const { existsSync } = await import('node:fs');
-  if (!existsSync(CHROMIUM)) return `${CHROMIUM} is missing: the browser embedding benchmark needs Chromium.`;
-  const { chromium } = await import('playwright-core');
+  if (!existsSync(CHROMIUM_PATH)) return `${CHROMIUM_PATH} is missing: the browser embedding benchmark needs Chromium.`;
   const { copyAssets } = await import('../../scripts/copy-assets.ts');
   const { CROSS_ORIGIN_ISOLATION_HEADERS } = await import('../../vite.config');
 
@@ -135,7 +124,7 @@ export async function runEmbedBrowserBench(
     const isolatedUrl = await serve(CROSS_ORIGIN_ISOLATION_HEADERS);
     const plainUrl = await serve({});
 
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
+    browser = await launchChromium(EXTRA_FLAGS);
     const { texts, source } = benchTexts();
     o.log(`browser embedding benchmark: Chromium ${browser.version()}, ${source}`);
     const configs: {

@@ -18,6 +18,7 @@ import {
   syntheticChunks,
   timeSearches,
   type BenchDoc,
+  type Latency,
   type LexicalSystem,
 } from './bench-systems';
 
@@ -102,6 +103,36 @@ export function skipReason(system: LexicalSystem, corpus: BenchCorpus): string |
   return null;
 }
 
+/** What one system's run on one corpus measured, in either runtime. */
+export interface Measured {
+  /** Ranked document ids per query, in the corpus's query order. */
+  readonly results: readonly (readonly string[])[];
+  readonly buildMs: number;
+  readonly heapMb: number;
+  readonly latency: Latency;
+  /** Each query's fastest pass (see `timeSearches`). */
+  readonly best: Latency;
+}
+
+/** A row of quality, build time, memory and latency (Node's and Chromium's rows alike). */
+export function measuredRow(name: string, corpus: BenchCorpus, runtime: BenchRow['runtime'], m: Measured): BenchRow {
+  return {
+    name,
+    corpus: corpus.name,
+    runtime,
+    metrics: {
+      ...quality(corpus, m.results),
+      build_ms: m.buildMs,
+      heap_mb: m.heapMb,
+      query_p50_ms: m.latency.p50,
+      query_p95_ms: m.latency.p95,
+      query_best_p50_ms: m.best.p50,
+      query_best_p95_ms: m.best.p95,
+      queries: corpus.queries.length,
+    },
+  };
+}
+
 /** Every system on every corpus, in Node, one after the other (each index dropped before the next). */
 export async function runPeersNode(
   corpora: readonly BenchCorpus[],
@@ -121,23 +152,9 @@ export async function runPeersNode(
       let searcher: Awaited<ReturnType<LexicalSystem['build']>> | null = await system.build(corpus.docs);
       const buildMs = performance.now() - t;
       const mem = heapMb() - before;
-      const { results, latency, best } = await timeSearches(searcher, corpus.queries, 100);
+      const measured = await timeSearches(searcher, corpus.queries, 100);
       searcher = null;
-      rows.push({
-        name: system.name,
-        corpus: corpus.name,
-        runtime: 'node',
-        metrics: {
-          ...quality(corpus, results),
-          build_ms: buildMs,
-          heap_mb: mem,
-          query_p50_ms: latency.p50,
-          query_p95_ms: latency.p95,
-          query_best_p50_ms: best.p50,
-          query_best_p95_ms: best.p95,
-          queries: corpus.queries.length,
-        },
-      });
+      rows.push(measuredRow(system.name, corpus, 'node', { ...measured, buildMs, heapMb: mem }));
     }
   }
   return withRatios(rows);

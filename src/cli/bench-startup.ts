@@ -250,7 +250,7 @@ async function benchNode(args: Args, fx: Fixture): Promise<Record<string, number
 /**
  * Page-side code as source text: tsx would wrap functions passed to `page.evaluate` in helpers
  * that do not exist in the page. Writes one document with its chunks and seeded vectors in one
- * transaction, as the app's schema has them.
+ * transaction, as the app's schema has them (per-chunk records and the document's chunk set).
  */
 const SEED_IN_PAGE = `async ({ doc, chunks, dim, seed }) => {
   let a = seed >>> 0;
@@ -268,9 +268,10 @@ const SEED_IN_PAGE = `async ({ doc, chunks, dim, seed }) => {
     r.onsuccess = () => res(r.result);
     r.onerror = () => rej(r.error);
   });
-  const tx = db.transaction(['documents', 'chunks', 'vectors'], 'readwrite');
+  const tx = db.transaction(['documents', 'chunks', 'chunkSets', 'vectors'], 'readwrite');
   tx.objectStore('documents').put(doc);
   for (const c of chunks) tx.objectStore('chunks').put(c);
+  tx.objectStore('chunkSets').put({ docId: doc.id, docAddedAt: doc.addedAt, chunks });
   tx.objectStore('vectors').put({ docId: doc.id, embedderId: 'use-lite-512@bench', dim, encoding: 'f32',
     chunkIds: chunks.map((c) => c.id), data, docAddedAt: doc.addedAt });
   await new Promise((res, rej) => { tx.oncomplete = () => res(); tx.onabort = () => rej(tx.error); });

@@ -12,9 +12,10 @@
  */
 import { FlatIndex, type Quantization } from '../core/dense/flat-index';
 import type { Run } from '../core/eval/metrics';
+import { bestChunkPerDoc, packChunks, sentencesOf } from '../core/retrieval/max-chunk';
 import type { Hit } from '../core/types';
 import type { Embedder } from '../models/embedder';
-import type { BeirDataset, BeirDoc } from '../node/beir';
+import type { BeirDataset } from '../node/beir';
 import { embedWithCache } from '../node/embedding-cache';
 import { loadUseEmbedderNode } from '../node/use-node';
 import type { DenseStrategy } from './configs';
@@ -30,38 +31,7 @@ function getEmbedder(log: (msg: string) => void): Promise<Embedder> {
   return embedderPromise;
 }
 
-const SENTENCE_END = /(?<=[.!?])\s+(?=[A-Z0-9(])/;
-
-function sentencesOf(doc: BeirDoc): readonly string[] {
-  if (doc.sentences && doc.sentences.length > 0) return doc.sentences;
-  return doc.text.split(SENTENCE_END).filter((s) => s.trim() !== '');
-}
-
-/**
- * Title + consecutive sentences, packed while the chunk fits `maxTokens` (a sentence longer than
- * the window gets a chunk of its own, which the encoder truncates). Every document yields ≥ 1.
- */
-export function packChunks(doc: BeirDoc, countTokens: (text: string) => number, maxTokens: number): string[] {
-  const title = doc.title.trim();
-  const titleTokens = title === '' ? 0 : countTokens(title);
-  const chunks: string[] = [];
-  let current: string[] = [];
-  let used = titleTokens;
-  const flush = (): void => {
-    if (current.length > 0) chunks.push([title, ...current].filter((s) => s !== '').join(' '));
-    current = [];
-    used = titleTokens;
-  };
-  for (const sentence of sentencesOf(doc)) {
-    const n = countTokens(sentence);
-    if (current.length > 0 && used + n > maxTokens) flush();
-    current.push(sentence);
-    used += n;
-  }
-  flush();
-  if (chunks.length === 0) chunks.push(title);
-  return chunks;
-}
+export { packChunks };
 
 function progress(log: (msg: string) => void, what: string): (done: number, total: number) => void {
   const t0 = performance.now();
@@ -129,18 +99,8 @@ export async function denseRun(
       );
       return;
     }
-    // Every chunk is scored (exact scan); a document keeps its best chunk. Hits come best
-    // first, so the first chunk seen per document is its maximum.
-    const best = new Map<string, number>();
-    for (const h of index.search(query, index.size)) {
-      const id = owner[Number(h.id)] as string;
-      if (!best.has(id)) best.set(id, h.score);
-      if (best.size >= depth) break;
-    }
-    run.set(
-      q.id,
-      [...best].map(([id, score]) => ({ id, score })),
-    );
+    // Every chunk is scored (exact scan); a document keeps its best chunk.
+    run.set(q.id, bestChunkPerDoc(index.search(query, index.size), owner, depth));
   });
   return run;
 }

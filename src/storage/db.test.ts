@@ -21,7 +21,17 @@ describe('schema migrations', () => {
     const db = await openEvidentDb({ name: uniqueName() });
     expect(db.version).toBe(DB_VERSION);
     expect([...db.objectStoreNames].sort()).toEqual(
-      ['chunks', 'documents', 'feedback', 'ingestQueue', 'lexical', 'priors', 'settings', 'vectors'].sort(),
+      [
+        'chunkSets',
+        'chunks',
+        'documents',
+        'feedback',
+        'ingestQueue',
+        'lexical',
+        'priors',
+        'settings',
+        'vectors',
+      ].sort(),
     );
     const tx = db.transaction(['documents', 'chunks', 'feedback'], 'readonly');
     expect([...tx.objectStore('documents').indexNames]).toEqual(['by-hash']);
@@ -83,6 +93,19 @@ describe('schema migrations', () => {
     expect(Array.from(full!.data)).toEqual([1, 0, 0, 1]);
     expect(await db.getAllKeysFromIndex('chunks', 'by-doc', 'full')).toEqual(['full#0', 'full#1']);
     expect(await db.get('settings', 'demoInstalled')).toBe(true);
+    // v3: each document's chunks as one record, from the chunks v1 stored.
+    expect(await db.getAll('chunkSets')).toEqual([
+      {
+        docId: 'full',
+        docAddedAt: 10,
+        chunks: [
+          { id: 'full#0', docId: 'full', ordinal: 0, text: 'x' },
+          { id: 'full#1', docId: 'full', ordinal: 1, text: 'y' },
+        ],
+      },
+      { docId: 'half', docAddedAt: 20, chunks: [] },
+      { docId: 'none', docAddedAt: 30, chunks: [] },
+    ]);
     // v2 stores and the new index work on the migrated data.
     expect((await db.getAllFromIndex('documents', 'by-hash', 'ab'.repeat(32))).length).toBe(3);
     await db.add('ingestQueue', {
@@ -93,6 +116,56 @@ describe('schema migrations', () => {
       queuedAt: 1,
     });
     expect(await db.count('ingestQueue')).toBe(1);
+    db.close();
+  });
+
+  it('upgrades a v2 database: every document gets its chunk set, in reading order, and nothing else changes', async () => {
+    const name = uniqueName();
+    const v2 = await openAtVersion(name, 2);
+    expect([...v2.objectStoreNames]).not.toContain('chunkSets');
+    const raw = v2 as unknown as Db;
+    const doc = (id: string, addedAt: number, chunkCount: number): never =>
+      ({
+        id,
+        title: id,
+        sourceType: 'unknown',
+        status: 'current',
+        fileName: `${id}.md`,
+        format: 'markdown',
+        size: 1,
+        bytesHash: id.repeat(64).slice(0, 64),
+        addedAt,
+        updatedAt: addedAt,
+        chunkCount,
+        pageCount: null,
+        vectorState: 'pending',
+      }) as never;
+    const chunk = (docId: string, ordinal: number): never =>
+      ({ id: `${docId}#${ordinal}`, docId, ordinal, text: `${docId} ${ordinal}`, headings: [] }) as never;
+    const tx = raw.transaction(['documents', 'chunks', 'feedback'], 'readwrite');
+    await Promise.all([
+      tx.objectStore('documents').put(doc('a', 5, 12)),
+      tx.objectStore('documents').put(doc('b', 6, 1)),
+      // Ordinals 0…11: stored by id, "a#10" sorts before "a#2".
+      ...Array.from({ length: 12 }, (_, i) => tx.objectStore('chunks').put(chunk('a', i))),
+      tx.objectStore('chunks').put(chunk('b', 0)),
+      // A chunk whose document is gone (never written by Evident) stays where it is, in no set.
+      tx.objectStore('chunks').put(chunk('gone', 0)),
+      tx.objectStore('feedback').add({ docId: 'a', chunkId: 'a#0', kind: 'helpful', at: 1 } as never),
+      tx.done,
+    ]);
+    v2.close();
+
+    const db = await openEvidentDb({ name });
+    expect(db.version).toBe(DB_VERSION);
+    const sets = await db.getAll('chunkSets');
+    expect(sets.map((x) => [x.docId, x.docAddedAt, x.chunks.map((c) => c.ordinal)])).toEqual([
+      ['a', 5, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]],
+      ['b', 6, [0]],
+    ]);
+    expect(sets[0]!.chunks[3]).toEqual(await db.get('chunks', 'a#3'));
+    expect(await db.count('chunks')).toBe(14);
+    expect(await db.count('feedback')).toBe(1);
     db.close();
   });
 

@@ -32,6 +32,8 @@ interface V1Vectors {
  * - v1: documents, chunks (+ by-doc), vectors (one segment per document), lexical, settings, priors.
  * - v2: feedback log (+ by-doc), ingest queue, documents by-hash; documents gain `vectorState`
  *   (derived from their vector rows) and `updatedAt`; vector segments gain `docAddedAt` and `encoding`.
+ * - v3: chunk sets (one record per document with all its chunks, read at startup), filled from
+ *   the chunks already stored.
  *
  * Exported with a target version so tests can build a database exactly as an older version did.
  */
@@ -65,6 +67,18 @@ export async function migrate(db: Db, oldVersion: number, targetVersion: number,
     for (let cursor = await vectorStore.openCursor(); cursor; cursor = await cursor.continue()) {
       const old = cursor.value as unknown as V1Vectors;
       writes.push(cursor.update({ ...cursor.value, encoding: 'f32', docAddedAt: addedAt.get(old.docId) ?? 0 }));
+    }
+    await Promise.all(writes);
+  }
+  if (oldVersion < 3 && targetVersion >= 3) {
+    db.createObjectStore('chunkSets', { keyPath: 'docId' });
+    const sets = tx.objectStore('chunkSets');
+    const byDoc = tx.objectStore('chunks').index('by-doc');
+    const writes: Promise<unknown>[] = [];
+    for (let cursor = await tx.objectStore('documents').openCursor(); cursor; cursor = await cursor.continue()) {
+      const doc = cursor.value;
+      const chunks = (await byDoc.getAll(doc.id)).sort((a, b) => a.ordinal - b.ordinal);
+      writes.push(sets.put({ docId: doc.id, docAddedAt: doc.addedAt, chunks }));
     }
     await Promise.all(writes);
   }

@@ -1,4 +1,5 @@
 import 'fake-indexeddb/auto';
+import { openDB } from 'idb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Bm25Index } from '../core/lexical/bm25';
 import { decodeLibrary, type DocumentRecord, type VectorRecord } from '../core/library-format';
@@ -6,6 +7,7 @@ import { applyFeedback, createPriorState } from '../core/select/priors';
 import type { Chunk } from '../core/types';
 import { fnv1a64 } from '../core/util/hash';
 import { Library, storageUsage } from './library';
+import type { EvidentDB } from './schema';
 
 let n = 0;
 const open = (): Promise<Library> => Library.open({ name: `evident-lib-test-${n++}` });
@@ -102,6 +104,54 @@ describe('Library', () => {
     expect(loaded.vectors).toEqual([]);
     expect(loaded.settings.libraryVersion).toBe(1);
     expect(loaded.ms).toBeGreaterThanOrEqual(0);
+    lib.close();
+  });
+
+  it('keeps one chunk set per document in step with every write, and reads startup chunks from it', async () => {
+    const name = `evident-lib-test-${n++}`;
+    const lib = await Library.open({ name });
+    const raw = await openDB<EvidentDB>(name);
+    const byId = (a: Chunk, b: Chunk): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+    /** Each set against the per-chunk records of its document. */
+    const setsMatchChunks = async (): Promise<string[]> => {
+      const sets = await raw.getAll('chunkSets');
+      for (const set of sets) {
+        const doc = await raw.get('documents', set.docId);
+        expect(set.docAddedAt).toBe(doc?.addedAt);
+        const stored = (await raw.getAllFromIndex('chunks', 'by-doc', set.docId)).sort((x, y) => x.ordinal - y.ordinal);
+        expect(set.chunks).toEqual(stored);
+      }
+      return sets.map((x) => x.docId);
+    };
+    const a = record('a', 12, 1000);
+    await lib.putDocument({ document: a, chunks: chunks('a', 12).reverse() });
+    await lib.putDocument({ document: record('b', 2, 1001), chunks: chunks('b', 2) });
+    await lib.putDocument({ document: record('b', 3, 1002), chunks: chunks('b', 3) });
+    expect(await setsMatchChunks()).toEqual(['a', 'b']);
+    expect((await raw.get('chunkSets', 'a'))!.chunks.map((c) => c.ordinal)).toEqual([
+      0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
+    ]);
+    const bytes = await lib.exportLibrary();
+    expect(await lib.deleteDocument('a')).toBe(true);
+    expect(await setsMatchChunks()).toEqual(['b']);
+    await lib.importLibrary(bytes);
+    expect(await setsMatchChunks()).toEqual(['a', 'b']);
+    await lib.importLibrary(bytes, { mode: 'replace' });
+    expect(await setsMatchChunks()).toEqual(['a', 'b']);
+    const all = (await raw.getAll('chunks')).sort(byId);
+    expect((await lib.loadText()).chunks.sort(byId)).toEqual(all);
+
+    // A set that is missing, stale (another version) or short: that document is read chunk by chunk.
+    await lib.putDocument({ document: record('c', 2, 1003), chunks: chunks('c', 2) });
+    await raw.delete('chunkSets', 'a');
+    await raw.put('chunkSets', {
+      docId: 'b',
+      docAddedAt: 1,
+      chunks: chunks('b', 3).map((c) => ({ ...c, text: 'old' })),
+    });
+    await raw.put('chunkSets', { docId: 'c', docAddedAt: 1003, chunks: chunks('c', 1) });
+    expect((await lib.loadText()).chunks.sort(byId)).toEqual((await raw.getAll('chunks')).sort(byId));
+    raw.close();
     lib.close();
   });
 

@@ -22,7 +22,7 @@ import {
 import { createPriorState, parsePriorState, type PriorState, type PriorStore } from '../core/select/priors';
 import type { Chunk } from '../core/types';
 import { openEvidentDb, toStorageError, writeTx, type Db, type OpenOptions, type WriteTx } from './db';
-import type { LexicalRecord, QueueEntry, SettingKey, Settings } from './schema';
+import type { ChunkSet, LexicalRecord, QueueEntry, SettingKey, Settings } from './schema';
 
 export { storageUsage, type StorageUsage } from './usage';
 
@@ -64,7 +64,7 @@ export interface ImportSummary {
   readonly replaced: number;
 }
 
-type DocStores = ['documents', 'chunks', 'vectors', 'feedback', 'settings'];
+type DocStores = ['documents', 'chunks', 'chunkSets', 'vectors', 'feedback', 'settings'];
 /** Any readwrite transaction that includes the stores a helper uses (the helper names them). */
 type AnyWriteTx = { objectStore(name: never): unknown };
 
@@ -98,13 +98,14 @@ export class Library {
     try {
       return await writeTx(
         this.db,
-        ['documents', 'chunks', 'vectors', 'feedback', 'settings', 'ingestQueue'],
+        ['documents', 'chunks', 'chunkSets', 'vectors', 'feedback', 'settings', 'ingestQueue'],
         async (tx, keep) => {
           const replaced = (await keep(tx.objectStore('documents').get(doc.id))) !== undefined;
           if (replaced) await removeDocumentData(tx, keep, doc.id, { keepFeedback: true });
           keep(tx.objectStore('documents').put(record));
           const chunkStore = tx.objectStore('chunks');
           for (const c of chunks) keep(chunkStore.put(c));
+          keep(tx.objectStore('chunkSets').put(chunkSetOf(doc, chunks)));
           if (vectors) keep(tx.objectStore('vectors').put(vectors));
           if (dequeue !== undefined) keep(tx.objectStore('ingestQueue').delete(dequeue));
           await bumpLibraryVersion(tx, keep);
@@ -145,7 +146,8 @@ export class Library {
 
   /** Removes a document with its chunks, vectors, feedback and per-document priors. False when absent. */
   async deleteDocument(docId: string): Promise<boolean> {
-    return writeTx(this.db, ['documents', 'chunks', 'vectors', 'feedback', 'settings', 'priors'], async (tx, keep) => {
+    const stores = ['documents', 'chunks', 'chunkSets', 'vectors', 'feedback', 'settings', 'priors'] as const;
+    return writeTx(this.db, [...stores], async (tx, keep) => {
       const doc = await keep(tx.objectStore('documents').get(docId));
       if (!doc) return false;
       await removeDocumentData(tx, keep, docId, { keepFeedback: false });
@@ -187,19 +189,33 @@ export class Library {
     return this.db.getAllFromIndex('documents', 'by-hash', bytesHash);
   }
 
-  /** Documents, chunks and settings: enough to search lexically. One read transaction. */
+  /**
+   * Documents, chunks and settings: enough to search lexically. One read transaction. The chunks
+   * come from the chunk sets (one record per document); a document whose set is missing or does
+   * not match it is read from the per-chunk records instead.
+   */
   async loadText(): Promise<LoadedText> {
     const t0 = performance.now();
-    const tx = this.db.transaction(['documents', 'chunks', 'settings', 'ingestQueue'], 'readonly');
+    const tx = this.db.transaction(['documents', 'chunks', 'chunkSets', 'settings', 'ingestQueue'], 'readonly');
     const settingsStore = tx.objectStore('settings');
-    const [documents, chunks, keys, values, queued] = await Promise.all([
+    const [documents, sets, keys, values, queued] = await Promise.all([
       tx.objectStore('documents').getAll(),
-      tx.objectStore('chunks').getAll(),
+      tx.objectStore('chunkSets').getAll(),
       settingsStore.getAllKeys(),
       settingsStore.getAll(),
       tx.objectStore('ingestQueue').count(),
-      tx.done,
     ]);
+    const setOf = new Map(sets.map((set) => [set.docId, set]));
+    const chunks: Chunk[] = [];
+    const missing: string[] = [];
+    for (const doc of documents) {
+      const set = setOf.get(doc.id);
+      if (set && set.docAddedAt === doc.addedAt && set.chunks.length === doc.chunkCount) chunks.push(...set.chunks);
+      else missing.push(doc.id);
+    }
+    const byDoc = tx.objectStore('chunks').index('by-doc');
+    for (const list of await Promise.all(missing.map((id) => byDoc.getAll(id)))) chunks.push(...list);
+    await tx.done;
     const settings: Record<string, unknown> = {};
     keys.forEach((k, i) => (settings[k] = values[i]));
     return { documents, chunks, settings: settings as Partial<Settings>, queued, ms: performance.now() - t0 };
@@ -347,11 +363,12 @@ export class Library {
     try {
       return await writeTx(
         this.db,
-        ['documents', 'chunks', 'vectors', 'feedback', 'settings', 'priors', 'lexical'],
+        ['documents', 'chunks', 'chunkSets', 'vectors', 'feedback', 'settings', 'priors', 'lexical'],
         async (tx, keep) => {
           let replaced = 0;
           if (mode === 'replace') {
-            for (const store of ['documents', 'chunks', 'vectors', 'feedback', 'priors', 'lexical'] as const) {
+            const stores = ['documents', 'chunks', 'chunkSets', 'vectors', 'feedback', 'priors', 'lexical'] as const;
+            for (const store of stores) {
               keep(tx.objectStore(store).clear());
             }
           } else {
@@ -363,6 +380,14 @@ export class Library {
           }
           for (const d of snap.documents) keep(tx.objectStore('documents').put(d));
           for (const c of snap.chunks) keep(tx.objectStore('chunks').put(c));
+          const chunksOf = new Map<string, Chunk[]>();
+          for (const c of snap.chunks) {
+            const list = chunksOf.get(c.docId);
+            if (list) list.push(c);
+            else chunksOf.set(c.docId, [c]);
+          }
+          for (const d of snap.documents)
+            keep(tx.objectStore('chunkSets').put(chunkSetOf(d, chunksOf.get(d.id) ?? [])));
           for (const v of snap.vectors) keep(tx.objectStore('vectors').put(v));
           for (const f of snap.feedback) keep(tx.objectStore('feedback').add(f));
           if (
@@ -397,12 +422,18 @@ async function removeDocumentData(
   const chunks = t.objectStore('chunks');
   const keys = await keep(chunks.index('by-doc').getAllKeys(docId));
   for (const k of keys) keep(chunks.delete(k));
+  keep(t.objectStore('chunkSets').delete(docId));
   keep(t.objectStore('vectors').delete(docId));
   keep(t.objectStore('documents').delete(docId));
   if (!opts.keepFeedback) {
     const feedback = t.objectStore('feedback');
     for (const k of await keep(feedback.index('by-doc').getAllKeys(docId))) keep(feedback.delete(k));
   }
+}
+
+/** A document's chunks as its one startup record, by ordinal. */
+function chunkSetOf(doc: DocumentRecord, chunks: readonly Chunk[]): ChunkSet {
+  return { docId: doc.id, docAddedAt: doc.addedAt, chunks: [...chunks].sort((a, b) => a.ordinal - b.ordinal) };
 }
 
 async function bumpLibraryVersion(tx: AnyWriteTx, keep: <R>(request: Promise<R>) => Promise<R>): Promise<void> {

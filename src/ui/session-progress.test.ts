@@ -4,34 +4,11 @@
  * state: a finished batch stays 'ready', a loaded model stays 'ready'.
  */
 import { describe, expect, it } from 'vitest';
-import type {
-  AddDocumentInput,
-  AddDocumentsResult,
-  BatchProgress,
-  EmbedderInfo,
-  LibraryDocument,
-  LibraryInfo,
-  LoadProgress,
-  WorkerStatus,
-} from '../worker/api';
+import type { AddDocumentInput, AddDocumentsResult, BatchProgress, LoadProgress } from '../worker/api';
+import { fakeLibraryCalls, FAKE_EMBEDDER, settle } from '../../test/session-fixture';
 import { EvidentSession } from './session';
 
-const INFO: EmbedderInfo = {
-  id: 'fake',
-  dim: 2,
-  maxTokens: 8,
-  backend: { name: 'wasm', threads: 1, simd: true, crossOriginIsolated: true, reason: 'test' },
-  bytes: 10,
-  downloadMs: 1,
-  initMs: 1,
-  warmupMs: 1,
-};
 const DOCS: AddDocumentInput[] = [{ docId: 'a', title: 'A', text: 'alpha', format: 'text' }];
-
-/** Lets queued macrotasks (the late progress events) run. */
-async function settle(): Promise<void> {
-  for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 0));
-}
 
 /**
  * A client that behaves like the worker across two ports: each call resolves, and one more
@@ -39,8 +16,6 @@ async function settle(): Promise<void> {
  */
 function lateProgressClient() {
   const added: string[] = [];
-  const stored = (): LibraryDocument[] =>
-    added.map((docId) => ({ docId, title: docId, chunks: 1, sourceType: 'unknown', status: 'current', vectors: 1 }));
   const late = <P>(onProgress: ((p: P) => void) | undefined, p: P): void => {
     setTimeout(() => onProgress?.(p), 0);
   };
@@ -49,23 +24,12 @@ function lateProgressClient() {
     client: {
       loadEmbedder: async (opts: { onProgress?: (p: LoadProgress) => void } = {}) => {
         late(opts.onProgress, { phase: 'ready', loadedBytes: 10, totalBytes: 10 });
-        return INFO;
+        return FAKE_EMBEDDER;
       },
       addDocument: async () => {
         throw new Error('not used');
       },
-      openLibrary: async (): Promise<LibraryInfo> => ({
-        persistent: true,
-        storageError: null,
-        documents: stored(),
-        chunks: added.length,
-        vectors: added.length,
-        queued: 0,
-        demoInstalled: false,
-        skipped: [],
-        lexical: 'empty',
-        timings: { openMs: 1, readMs: 1, lexicalMs: 1, searchableMs: 1, vectorsMs: 1, loadedMs: 1 },
-      }),
+      ...fakeLibraryCalls(added),
       addDocuments: async (
         docs: readonly AddDocumentInput[],
         opts: { onProgress?: (p: BatchProgress) => void } = {},
@@ -94,18 +58,10 @@ function lateProgressClient() {
           failed: [],
         };
       },
-      resumeIngest: async (): Promise<AddDocumentsResult> => ({ added: [], failed: [] }),
-      fillVectors: async () => ({ documents: 0, chunks: 0, ms: 0 }),
       deleteDocument: async () => true,
       search: async () => {
         throw new Error('not used');
       },
-      status: async (): Promise<WorkerStatus> => ({
-        embedder: INFO,
-        documents: stored(),
-        chunks: added.length,
-        crossOriginIsolated: true,
-      }),
       subscribe: () => () => {},
       dispose: () => {},
     },
@@ -119,7 +75,7 @@ describe('EvidentSession and progress that arrives after the result', () => {
     await s.start();
     await settle();
     expect(f.added).toEqual(['a']);
-    expect(s.getState().model).toEqual({ phase: 'ready', info: INFO });
+    expect(s.getState().model).toEqual({ phase: 'ready', info: FAKE_EMBEDDER });
     expect(s.getState().library).toMatchObject({ phase: 'ready', chunks: 1 });
   });
 

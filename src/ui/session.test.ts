@@ -1,28 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { EvidentError } from '../core/errors';
-import type {
-  AddDocumentInput,
-  AddDocumentsResult,
-  BatchProgress,
-  EmbedderInfo,
-  LibraryDocument,
-  LibraryInfo,
-  SearchResponse,
-  WorkerStatus,
-} from '../worker/api';
+import type { AddDocumentInput, AddDocumentsResult, BatchProgress, SearchResponse } from '../worker/api';
+import { fakeLibraryCalls, FAKE_EMBEDDER, settle } from '../../test/session-fixture';
 import { EvidentSession } from './session';
 import type { ClientEvent } from './worker-client';
 
-const INFO: EmbedderInfo = {
-  id: 'fake',
-  dim: 2,
-  maxTokens: 8,
-  backend: { name: 'wasm', threads: 1, simd: true, crossOriginIsolated: true, reason: 'test' },
-  bytes: 10,
-  downloadMs: 1,
-  initMs: 1,
-  warmupMs: 1,
-};
 const DOCS: AddDocumentInput[] = [
   { docId: 'a', title: 'A', text: 'alpha', format: 'text' },
   { docId: 'b', title: 'B', text: 'beta', format: 'text' },
@@ -46,33 +28,24 @@ function fakeClient() {
   const searches: { query: string; signal?: AbortSignal }[] = [];
   let loads = 0;
   let demoInstalled = false;
-  const stored = (): LibraryDocument[] =>
-    added.map((docId) => ({ docId, title: docId, chunks: 1, sourceType: 'unknown', status: 'current', vectors: 1 }));
   const client = {
     loadEmbedder: async (
       opts: { onProgress?: (p: { phase: 'download'; loadedBytes: number; totalBytes: number }) => void } = {},
     ) => {
       loads++;
       opts.onProgress?.({ phase: 'download', loadedBytes: 5, totalBytes: 10 });
-      return INFO;
+      return FAKE_EMBEDDER;
     },
     addDocument: async (doc: AddDocumentInput) => {
       added.push(doc.docId);
       return { docId: doc.docId, chunks: 1, tokens: 1, chunkMs: 0, embedMs: 2, indexMs: 0, replaced: false };
     },
     // Storage as the worker keeps it: survives a worker restart.
-    openLibrary: async (): Promise<LibraryInfo> => ({
-      persistent: true,
-      storageError: null,
-      documents: stored(),
-      chunks: added.length,
-      vectors: added.length,
-      queued: 0,
+    ...fakeLibraryCalls(added, () => ({
       demoInstalled,
-      skipped: [],
       lexical: 'rebuilt',
       timings: { openMs: 1, readMs: 1, lexicalMs: 1, searchableMs: 3, vectorsMs: 1, loadedMs: 4 },
-    }),
+    })),
     addDocuments: async (
       docs: readonly AddDocumentInput[],
       opts: { installDemo?: boolean; onProgress?: (p: BatchProgress) => void } = {},
@@ -94,8 +67,6 @@ function fakeClient() {
       }
       return { added: out, failed: [] };
     },
-    resumeIngest: async (): Promise<AddDocumentsResult> => ({ added: [], failed: [] }),
-    fillVectors: async () => ({ documents: 0, chunks: 0, ms: 0 }),
     deleteDocument: async (docId: string) => {
       const at = added.indexOf(docId);
       if (at >= 0) added.splice(at, 1);
@@ -109,12 +80,6 @@ function fakeClient() {
         setTimeout(() => resolve(response(query)), 5);
       });
     },
-    status: async (): Promise<WorkerStatus> => ({
-      embedder: INFO,
-      documents: stored(),
-      chunks: added.length,
-      crossOriginIsolated: true,
-    }),
     subscribe: (l: (e: ClientEvent) => void) => {
       listener = l;
       return () => {};
@@ -122,10 +87,6 @@ function fakeClient() {
     dispose: () => {},
   };
   return { client, added, searches, emit: (e: ClientEvent) => listener(e), loads: () => loads };
-}
-
-async function settle(): Promise<void> {
-  for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 0));
 }
 
 describe('EvidentSession', () => {
@@ -137,7 +98,7 @@ describe('EvidentSession', () => {
     await s.start();
     expect(f.added).toEqual(['a', 'b']);
     const st = s.getState();
-    expect(st.model).toEqual({ phase: 'ready', info: INFO });
+    expect(st.model).toEqual({ phase: 'ready', info: FAKE_EMBEDDER });
     expect(st.library).toMatchObject({ phase: 'ready', chunks: 2, embedMs: 4 });
     expect(phases[0]).toBe('loading/idle');
     expect(phases).toContain('ready/ingesting');

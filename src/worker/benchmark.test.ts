@@ -4,21 +4,19 @@
  * `src/cli/configs.ts` (dense: `src/cli/dense-run.ts`); the benchmark side reads the files'
  * texts and runs in-process what the worker runs.
  */
-import fc from 'fast-check';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { beirFiles, writeBeir, type BeirFixture, TINY_BEIR } from '../../test/beir-fixture';
 import { createEvalContext } from '../cli/configs';
-import { packChunks as cliPackChunks } from '../cli/dense-run';
 import { evaluateConfigs } from '../cli/eval';
 import { EvidentError } from '../core/errors';
 import { METRIC_NAMES } from '../core/eval/metrics';
 import type { Embedder } from '../models/embedder';
 import { loadBeir, type BeirDataset } from '../node/beir';
 import { loadUseEmbedderNode } from '../node/use-node';
-import { packChunks, runBenchmark } from './benchmark';
+import { runBenchmark } from './benchmark';
 import { parseBenchmarkDataset, type BenchmarkDataset, type DatasetTexts } from './benchmark-dataset';
 
 function texts(data: BeirFixture = TINY_BEIR): DatasetTexts {
@@ -83,25 +81,6 @@ describe('the browser benchmark and the eval CLI on one dataset', () => {
     expect(curve).toHaveLength(8);
     expect([...curve].sort((a, b) => b - a)).toEqual(curve);
     expect(curve.reduce((a, b) => a + b, 0) / curve.length).toBeCloseTo(ours.configs[0]!.metrics['ndcg@10'], 12);
-  });
-
-  it('packs dense chunks exactly as the CLI does', () => {
-    const words = (s: string): number => s.split(' ').filter((w) => w !== '').length;
-    const sentence = fc
-      .array(fc.constantFrom('a', 'b.', 'C', 'd!'), { minLength: 1, maxLength: 6 })
-      .map((w) => w.join(' '));
-    fc.assert(
-      fc.property(
-        fc.string(),
-        fc.array(sentence, { maxLength: 12 }),
-        fc.boolean(),
-        fc.integer({ min: 1, max: 12 }),
-        (title, sentences, split, max) => {
-          const doc = split ? { id: 'd', title, text: '', sentences } : { id: 'd', title, text: sentences.join(' ') };
-          expect(packChunks(doc, words, max)).toEqual(cliPackChunks(doc, words, max));
-        },
-      ),
-    );
   });
 
   describe('with the USE lite embedder (dense, weighted, rrf)', () => {

@@ -5,9 +5,10 @@
  * Each configuration here reproduces the CLI's configuration of the same name
  * (`src/cli/configs.ts`, `src/cli/dense-run.ts`): the same BM25 analyzers and parameters, the
  * same dense document representation (max-chunk: title + sentence windows up to the encoder's
- * window, a document scores its best chunk), the same fusion, the same depth. The CLI modules
- * read files and a disk cache in Node, so they cannot be imported here; `benchmark.test.ts`
- * runs both on one dataset and requires equal numbers.
+ * window, a document scores its best chunk: `src/core/retrieval/max-chunk.ts`, shared with the
+ * CLI), the same fusion, the same depth. The CLI modules read files and a disk cache in Node, so
+ * they cannot be imported here; `benchmark.test.ts` runs both on one dataset and requires equal
+ * numbers.
  *
  * Everything lives in this call's own indexes, dropped when it returns: the library, its
  * indexes and its storage are never touched. Long steps check the abort signal and yield, so a
@@ -18,6 +19,7 @@ import { EvidentError } from '../core/errors';
 import { evaluateRun, type Run } from '../core/eval/metrics';
 import { Bm25Index, type Bm25Options } from '../core/lexical/bm25';
 import { fuse, PLAIN_BM25_DENSE_WEIGHT, type FusionMode } from '../core/retrieval/fusion';
+import { bestChunkPerDoc, packChunks } from '../core/retrieval/max-chunk';
 import type { Hit, IndexableDoc } from '../core/types';
 import type { Embedder } from '../models/embedder';
 import { throwIfAborted } from './abort-registry';
@@ -30,7 +32,7 @@ import type {
   BenchmarkResult,
 } from './benchmark-api';
 import { BENCHMARK_CONFIGS } from './benchmark-api';
-import { parseBenchmarkDataset, type BenchmarkDataset, type BenchmarkDoc } from './benchmark-dataset';
+import { parseBenchmarkDataset, type BenchmarkDataset } from './benchmark-dataset';
 
 /** BM25 with Porter stemming, k1 = 1.2, b = 0.75 (the CLI's `BM25_STEM`, the engine's default). */
 export const BM25_STEM: Partial<Bm25Options> = Object.freeze({ stem: true, k1: 1.2, b: 0.75 });
@@ -95,40 +97,6 @@ async function hybrid(ctx: BenchmarkContext, mode: FusionMode): Promise<Run> {
 
 export function describeConfig(name: BenchmarkConfigName): string {
   return SPECS[name].description;
-}
-
-const SENTENCE_END = /(?<=[.!?])\s+(?=[A-Z0-9(])/;
-
-function sentencesOf(doc: BenchmarkDoc): readonly string[] {
-  if (doc.sentences && doc.sentences.length > 0) return doc.sentences;
-  return doc.text.split(SENTENCE_END).filter((s) => s.trim() !== '');
-}
-
-/**
- * Title + consecutive sentences, packed while the chunk fits `maxTokens` (a longer sentence gets
- * a chunk of its own, which the encoder truncates). Every document yields ≥ 1. As the CLI's
- * `packChunks`.
- */
-export function packChunks(doc: BenchmarkDoc, countTokens: (text: string) => number, maxTokens: number): string[] {
-  const title = doc.title.trim();
-  const titleTokens = title === '' ? 0 : countTokens(title);
-  const chunks: string[] = [];
-  let current: string[] = [];
-  let used = titleTokens;
-  const flush = (): void => {
-    if (current.length > 0) chunks.push([title, ...current].filter((s) => s !== '').join(' '));
-    current = [];
-    used = titleTokens;
-  };
-  for (const sentence of sentencesOf(doc)) {
-    const n = countTokens(sentence);
-    if (current.length > 0 && used + n > maxTokens) flush();
-    current.push(sentence);
-    used += n;
-  }
-  flush();
-  if (chunks.length === 0) chunks.push(title);
-  return chunks;
 }
 
 interface BenchmarkContext {
@@ -305,16 +273,9 @@ async function denseRun(
     docVectors,
   );
   const dim = embedder.dim;
-  return searchAll((_text, qi) => {
-    const best = new Map<string, number>();
-    // Hits come best first, so the first chunk seen per document is its maximum.
-    for (const h of index.search(queryVectors.subarray(qi * dim, (qi + 1) * dim), index.size)) {
-      const id = owner[Number(h.id)] as string;
-      if (!best.has(id)) best.set(id, h.score);
-      if (best.size >= depth) break;
-    }
-    return [...best].map(([id, score]) => ({ id, score }));
-  });
+  return searchAll((_text, qi) =>
+    bestChunkPerDoc(index.search(queryVectors.subarray(qi * dim, (qi + 1) * dim), index.size), owner, depth),
+  );
 }
 
 /** The RPC part `worker.ts` spreads into its API. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { AddDocumentInput, IngestProgress } from './api';
+import { mulberry32 } from '../core/util/prng';
+import type { AddDocumentInput, IngestProgress, SearchResponse } from './api';
 import { embeddingText, Engine } from './engine';
 import { WordHashEmbedder } from './testing';
 
@@ -203,5 +204,57 @@ describe('Engine', () => {
     expect(embeddingText({ headings: [], text: 'Plain.' } as unknown as Parameters<typeof embeddingText>[0])).toBe(
       'Plain.',
     );
+  });
+
+  it('keeps BM25 up to date incrementally with the same results as a build over the library', async () => {
+    // Few words and a few texts and titles shared by many documents: many equal scores, so the
+    // order of ties (earlier-indexed first) is checked too.
+    const rand = mulberry32(5);
+    const words = ['leave', 'travel', 'remote', 'days', 'allowance', 'desk', 'meals', 'policy', 'week', 'budget'];
+    const sentence = (): string => Array.from({ length: 6 }, () => words[Math.floor(rand() * words.length)]).join(' ');
+    const texts = Array.from({ length: 2 }, () =>
+      Array.from({ length: 1 + Math.floor(rand() * 3) }, () => `${sentence()}.`).join('\n\n'),
+    );
+    const titles = ['Travel', 'Leave'];
+    const any = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
+    const input = (id: string): AddDocumentInput => ({
+      docId: id,
+      title: any(titles),
+      format: 'text',
+      text: any(texts),
+    });
+    const { engine } = await engineWith();
+    const lexical = (r: SearchResponse): unknown[] =>
+      r.hits
+        .filter((h) => h.ranks.bm25 !== undefined)
+        .sort((a, b) => a.ranks.bm25! - b.ranks.bm25!)
+        .map((h) => [h.chunkId, h.scores.bm25]);
+    const updates = new Set<string | null>();
+    let next = 0;
+    for (let step = 0; step < 40; step++) {
+      const ids = engine.documents().map((d) => d.docId);
+      const pick = (): string => ids[Math.floor(rand() * ids.length)]!;
+      const op = ids.length < 2 ? 0 : Math.floor(rand() * 5);
+      if (op === 0) await engine.addDocument(input(`d${next++}`));
+      else if (op === 1) await engine.addDocument(input(pick()));
+      else if (op === 2) await engine.deleteDocument(pick());
+      else if (op === 3) await engine.updateMeta(pick(), { title: any(titles) });
+      else await engine.addDocuments([input(`d${next++}`), input(pick()), input(`d${next++}`)]);
+      for (const q of ['travel days', 'remote desk allowance', 'policy week budget leave']) {
+        const got = lexical(await engine.search(q, { k: 100 }));
+        updates.add(engine.lexicalUpdate);
+        // A fresh engine on the same documents and chunks builds its index from scratch.
+        const fresh = new Engine();
+        const view = engine.selectionView(engine.documents().map((d) => d.docId));
+        fresh.load(
+          engine.documents().map((d) => engine.documentChunks(d.docId)!.meta),
+          [...view.chunks.values()],
+        );
+        expect(fresh.lexicalUpdate).toBe('built');
+        expect(got, `step ${step}, "${q}"`).toEqual(lexical(await fresh.search(q, { k: 100 })));
+      }
+    }
+    expect(engine.chunkCount).toBeLessThan(100);
+    expect([...updates]).toEqual(expect.arrayContaining(['updated', 'built']));
   });
 });

@@ -13,10 +13,12 @@
  *   vectors later, resuming after the rows already stored);
  * - batches go through the store's ingest queue first, so a batch cut short resumes.
  *
- * The BM25 index is rebuilt from the chunks after a change (`Bm25Index` is immutable, and a
- * personal library changes rarely compared with how often it is searched) and at startup
- * (measured faster overall than keeping a serialized index current: DESIGN.md, Storage); the
- * dense `FlatIndex` is updated in place.
+ * The BM25 index follows changes incrementally (`Bm25Index.without` / `withAdded`: the removed
+ * and replaced documents' postings are filtered out and the new ones' merged in, without
+ * re-analyzing the rest of the library), with the same documents in the same order as a build
+ * from scratch, which it falls back to when the order would differ (a retitled document keeps its
+ * place). At startup it is read from its serialized copy when that was built from exactly the
+ * stored documents, else built from the chunks. The dense `FlatIndex` is updated in place.
  */
 import { EvidentError } from '../core/errors';
 import { FlatIndex } from '../core/dense/flat-index';
@@ -107,7 +109,7 @@ export interface IngestCallbacks {
   readonly onProgress?: (p: IngestProgress) => void;
   /** The ingest-queue entry this document comes from (removed with the document's transaction). */
   readonly dequeue?: number;
-  /** Leave the BM25 rebuild to the next search (or the batch's last document): a batch rebuilds once. */
+  /** Leave the BM25 update to the next search (or the batch's last document): a batch updates it once. */
   readonly deferIndex?: boolean;
 }
 
@@ -142,6 +144,10 @@ export class Engine {
   private dirty = true;
   private store: LibraryStore | null = null;
   private lastAddedAt = 0;
+  /** How the BM25 index was last brought up to date (tests and benchmarks read it). */
+  lexicalUpdate: 'built' | 'updated' | 'stored' | null = null;
+  /** The documents `bm25` holds (and the title each was indexed with), in its order. */
+  private indexed = new Map<string, { readonly doc: StoredDoc; readonly title: string }>();
   /** Fingerprint of the documents `bm25` was built from, and of the one last stored. */
   private bm25Fingerprint = '';
   private storedFingerprint: string | null = null;
@@ -301,6 +307,8 @@ export class Engine {
         // Scoring parameters are not part of the postings: today's defaults apply.
         this.bm25 = Bm25Index.deserialize(lexical.index).withParams(DEFAULT_BM25_PARAMS);
         this.bm25Fingerprint = fingerprint;
+        this.indexed = this.indexedNow();
+        this.lexicalUpdate = 'stored';
         this.dirty = false;
         return { skipped, lexical: 'stored' };
       } catch {
@@ -756,19 +764,68 @@ export class Engine {
     };
   }
 
+  /** Brings the BM25 index up to date with the documents (incrementally when it can). */
   private rebuild(): void {
     if (!this.dirty) return;
-    const docs: IndexableDoc[] = [];
-    for (const { meta, chunks } of this.docs.values()) {
-      for (const chunk of chunks) {
-        docs.push({ id: chunk.id, title: meta.title, headings: chunk.headings.join(' / '), text: chunk.text });
-      }
+    const updated = this.updatedIndex();
+    if (updated !== undefined) {
+      this.bm25 = updated;
+      this.lexicalUpdate = 'updated';
+    } else {
+      const docs = [...this.docs.values()].flatMap(indexable);
+      this.bm25 = docs.length > 0 ? Bm25Index.build(docs) : null;
+      this.lexicalUpdate = 'built';
     }
-    this.bm25 = docs.length > 0 ? Bm25Index.build(docs) : null;
+    this.indexed = this.indexedNow();
     this.bm25Fingerprint = this.fingerprint();
     this.dirty = false;
     this.scheduleLexicalSave();
   }
+
+  private indexedNow(): Map<string, { readonly doc: StoredDoc; readonly title: string }> {
+    return new Map([...this.docs.values()].map((doc) => [doc.meta.id, { doc, title: doc.meta.title }]));
+  }
+
+  /**
+   * The current index without the documents removed, replaced or retitled since it was built and
+   * with the new ones appended: the same documents, in the same order, as `Bm25Index.build` over
+   * the library (so the same scores and the same order of ties). Undefined when a build is needed:
+   * no index yet, nothing left, or an order a build would not give (a document that stays after
+   * one that changed: a retitle keeps its place in the library).
+   */
+  private updatedIndex(): Bm25Index | undefined {
+    const old = this.bm25;
+    if (!old) return undefined;
+    const removed: string[] = [];
+    for (const [docId, was] of this.indexed) {
+      const now = this.docs.get(docId);
+      if (now !== was.doc || now.meta.title !== was.title) for (const c of was.doc.chunks) removed.push(c.id);
+    }
+    const keptIds: string[] = [];
+    const added: StoredDoc[] = [];
+    for (const doc of this.docs.values()) {
+      const was = this.indexed.get(doc.meta.id);
+      if (was && was.doc === doc && was.title === doc.meta.title) {
+        if (added.length > 0) return undefined;
+        for (const c of doc.chunks) keptIds.push(c.id);
+      } else added.push(doc);
+    }
+    if (keptIds.length === 0) return undefined;
+    const rest = old.without(removed);
+    const restIds = rest.serialize().ids;
+    if (restIds.length !== keptIds.length || restIds.some((id, i) => id !== keptIds[i])) return undefined;
+    return rest.withAdded(added.flatMap(indexable));
+  }
+}
+
+/** A document's chunks as BM25 indexes them: its title, each chunk's heading trail and text. */
+function indexable({ meta, chunks }: StoredDoc): IndexableDoc[] {
+  return chunks.map((chunk) => ({
+    id: chunk.id,
+    title: meta.title,
+    headings: chunk.headings.join(' / '),
+    text: chunk.text,
+  }));
 }
 
 /**

@@ -16,9 +16,10 @@ import { build, preview } from 'vite';
 import type { TestProject } from 'vitest/node';
 import { copyAssets } from '../../scripts/copy-assets.ts';
 import { ensureTinyModels } from '../../scripts/make-tiny-models.ts';
+import { CHROMIUM_PATH } from '../../src/node/chromium';
 
 /** Debian's Chromium; `EVIDENT_CHROMIUM` overrides it (e.g. to check the skip path). */
-export const CHROMIUM_PATH = process.env.EVIDENT_CHROMIUM || '/usr/bin/chromium';
+export { CHROMIUM_PATH };
 
 export interface E2eContext {
   /** Set when the suite must skip: the reason, printed by the test file. */

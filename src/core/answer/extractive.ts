@@ -34,7 +34,7 @@ import type { Rationale } from '../select/rationales';
 import { isStopword, termOf, termsOf } from '../select/rationales';
 import { checkInt, checkRange, tokenize } from '../select/common';
 import { sentenceUnits } from '../verify/common';
-import { OPPOSITE_ROLE_WEIGHT, questionSide, sidesOf } from './roles';
+import { OPPOSITE_ROLE_WEIGHT, questionSide, sidesOf, tokenSpan } from './roles';
 import type { Conflict } from '../verify/conflict';
 import { REDACTION_MARK } from '../verify/injection';
 import type { AnswerType, KeyValue, ValueKind } from '../verify/values';
@@ -325,22 +325,11 @@ function rolesOf(s: Scored, vals: readonly KeyValue[], predicates: ReadonlySet<s
   if (vals.length === 0) return [];
   const toks = tokenize(s.text);
   const preds = toks.map((t, i) => (predicates.has(predicateStem(t.raw)) ? i : -1)).filter((i) => i >= 0);
-  const span = (v: KeyValue): [number, number] => {
-    let a = -1;
-    let b = -1;
-    toks.forEach((t, i) => {
-      if (t.start < v.end && t.end > v.start) {
-        if (a < 0) a = i;
-        b = i;
-      }
-    });
-    return [a, b];
-  };
   // A predicate followed by "by" is passive ("was acquired by Facebook"): its slot is after "by".
   // After "to" it is an infinitive ("France beat Croatia to win"): the word before is no subject.
   const passive = (p: number): boolean => toks[p + 1]?.lower === 'by';
   const infinitive = (p: number): boolean => toks[p - 1]?.lower === 'to';
-  const spans = vals.map(span);
+  const spans = vals.map((v) => tokenSpan(toks, v));
   const slot = vals.map(() => false);
   for (const p of preds) {
     // The nearest value before an active predicate, or the nearest after a passive one's "by".

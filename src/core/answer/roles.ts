@@ -91,6 +91,22 @@ export function questionSide(question: string): Side | null {
 }
 
 /**
+ * First and last index of the tokens that overlap `[value.start, value.end)`; [-1, -1] when none
+ * does. Shared with the extractive answer's role weights.
+ */
+export function tokenSpan(toks: readonly Token[], value: Pick<KeyValue, 'start' | 'end'>): [number, number] {
+  let a = -1;
+  let b = -1;
+  toks.forEach((t, i) => {
+    if (t.start < value.end && t.end > value.start) {
+      if (a < 0) a = i;
+      b = i;
+    }
+  });
+  return [a, b];
+}
+
+/**
  * Side of each value in one sentence (null when no cue marks it, or cues disagree).
  * `values` are the sentence's answer candidates with offsets into `text`.
  */
@@ -98,17 +114,7 @@ export function sidesOf(text: string, values: readonly KeyValue[]): (Side | null
   if (values.length === 0) return [];
   const toks = tokenize(text);
   const words = cueWords(toks, text);
-  const spans = values.map((v) => {
-    let a = -1;
-    let b = -1;
-    toks.forEach((t, i) => {
-      if (t.start < v.end && t.end > v.start) {
-        if (a < 0) a = i;
-        b = i;
-      }
-    });
-    return [a, b] as const;
-  });
+  const spans = values.map((v) => tokenSpan(toks, v));
   const marks = values.map(() => new Set<Side>());
   /** The value nearest to cue `p`, before it (`dir` −1) or after it (+1), within the window. */
   const nearest = (p: number, dir: -1 | 1): number => {

@@ -96,42 +96,57 @@ const I32X4_DOT = simd(0xba);
 // Parameters of both kernels: q, data, rows, dim, out.
 const [Q, DATA, ROWS, DIM, OUT] = [0, 1, 2, 3, 4];
 
-/** dot_f32: locals 5 end (i32), 6 qp (i32), 7–10 acc (v128). */
-function dotF32Body(): number[] {
-  const [END_, QP, A0, A1, A2, A3] = [5, 6, 7, 8, 9, 10];
-  const acc = [A0, A1, A2, A3];
-  const step = (a: number, off: number): number[] => [
-    ...get(a),
-    ...get(DATA),
-    ...v128Load(off),
-    ...get(QP),
-    ...v128Load(off),
-    ...F32X4_MUL,
-    ...F32X4_ADD,
-    ...set(a),
+/** The dot kernels' row-end (i32) and query-pointer (i32) locals; their accumulators follow. */
+const [END_, QP] = [5, 6];
+
+/** Sums the four lanes of the v128 on the stack, kept in local `tmp`: (l0 + l1) + (l2 + l3). */
+function laneSum(tmp: number, lane: (l: number) => number[], add: number[]): number[] {
+  return [
+    ...tee(tmp),
+    ...lane(0),
+    ...get(tmp),
+    ...lane(1),
+    ...add,
+    ...get(tmp),
+    ...lane(2),
+    ...get(tmp),
+    ...lane(3),
+    ...add,
+    ...add,
   ];
-  const code = [
+}
+
+/**
+ * The row loop both dot kernels share. While ROWS > 0: zero `acc`, point QP at the query and
+ * END_ at DATA + `rowBytes`; run `step`, then advance DATA by `rowStride` and QP by 64, while
+ * DATA < END_; store `result` (the row's score from the accumulators) at OUT; OUT += 4, ROWS −= 1.
+ */
+function dotRows(parts: {
+  readonly acc: readonly number[];
+  readonly rowBytes: number[];
+  readonly step: number[];
+  /** Bytes of the row one `step` consumes; the query (f32 or i16) advances 64 bytes a step. */
+  readonly rowStride: number;
+  readonly result: number[];
+  readonly store: number[];
+}): number[] {
+  return [
     ...BLOCK,
     ...LOOP,
     ...get(ROWS),
     ...I32_EQZ,
     ...brIf(1),
-    ...acc.flatMap((a) => [...V128_ZERO, ...set(a)]),
+    ...parts.acc.flatMap((a) => [...V128_ZERO, ...set(a)]),
     ...get(Q),
     ...set(QP),
     ...get(DATA),
-    ...get(DIM),
-    ...i32c(2),
-    ...I32_SHL,
+    ...parts.rowBytes,
     ...I32_ADD,
     ...set(END_),
     ...LOOP,
-    ...step(A0, 0),
-    ...step(A1, 16),
-    ...step(A2, 32),
-    ...step(A3, 48),
+    ...parts.step,
     ...get(DATA),
-    ...i32c(64),
+    ...i32c(parts.rowStride),
     ...I32_ADD,
     ...tee(DATA),
     ...get(QP),
@@ -142,27 +157,9 @@ function dotF32Body(): number[] {
     ...I32_LT_U,
     ...brIf(0),
     ...END,
-    // out[r] = horizontal sum of (a0 + a1) + (a2 + a3)
     ...get(OUT),
-    ...get(A0),
-    ...get(A1),
-    ...F32X4_ADD,
-    ...get(A2),
-    ...get(A3),
-    ...F32X4_ADD,
-    ...F32X4_ADD,
-    ...tee(A0),
-    ...f32x4Lane(0),
-    ...get(A0),
-    ...f32x4Lane(1),
-    ...F32_ADD,
-    ...get(A0),
-    ...f32x4Lane(2),
-    ...get(A0),
-    ...f32x4Lane(3),
-    ...F32_ADD,
-    ...F32_ADD,
-    ...f32Store,
+    ...parts.result,
+    ...parts.store,
     ...get(OUT),
     ...i32c(4),
     ...I32_ADD,
@@ -175,6 +172,39 @@ function dotF32Body(): number[] {
     ...END,
     ...END,
   ];
+}
+
+/** dot_f32: locals 5 end (i32), 6 qp (i32), 7–10 acc (v128). */
+function dotF32Body(): number[] {
+  const [A0, A1, A2, A3] = [7, 8, 9, 10];
+  const step = (a: number, off: number): number[] => [
+    ...get(a),
+    ...get(DATA),
+    ...v128Load(off),
+    ...get(QP),
+    ...v128Load(off),
+    ...F32X4_MUL,
+    ...F32X4_ADD,
+    ...set(a),
+  ];
+  const code = dotRows({
+    acc: [A0, A1, A2, A3],
+    rowBytes: [...get(DIM), ...i32c(2), ...I32_SHL],
+    step: [...step(A0, 0), ...step(A1, 16), ...step(A2, 32), ...step(A3, 48)],
+    rowStride: 64,
+    // Horizontal sum of (a0 + a1) + (a2 + a3).
+    result: [
+      ...get(A0),
+      ...get(A1),
+      ...F32X4_ADD,
+      ...get(A2),
+      ...get(A3),
+      ...F32X4_ADD,
+      ...F32X4_ADD,
+      ...laneSum(A0, f32x4Lane, F32_ADD),
+    ],
+    store: f32Store,
+  });
   const locals = vec([
     [2, I32],
     [4, V128],
@@ -184,7 +214,7 @@ function dotF32Body(): number[] {
 
 /** dot_i8: locals 5 end, 6 qp (i32), 7–8 acc, 9 v (v128). The query is int16 (2·dim bytes). */
 function dotI8Body(): number[] {
-  const [END_, QP, A0, A1, V] = [5, 6, 7, 8, 9];
+  const [A0, A1, V] = [7, 8, 9];
   // acc += dot(extend(v), q[off .. off+16))
   const dot = (a: number, ext: number[], qoff: number): number[] => [
     ...get(a),
@@ -196,73 +226,25 @@ function dotI8Body(): number[] {
     ...I32X4_ADD,
     ...set(a),
   ];
-  const code = [
-    ...BLOCK,
-    ...LOOP,
-    ...get(ROWS),
-    ...I32_EQZ,
-    ...brIf(1),
-    ...V128_ZERO,
-    ...set(A0),
-    ...V128_ZERO,
-    ...set(A1),
-    ...get(Q),
-    ...set(QP),
-    ...get(DATA),
-    ...get(DIM),
-    ...I32_ADD,
-    ...set(END_),
-    ...LOOP,
-    ...get(DATA),
-    ...v128Load(0),
-    ...set(V),
-    ...dot(A0, I16X8_EXT_LO, 0),
-    ...dot(A1, I16X8_EXT_HI, 16),
-    ...get(DATA),
-    ...v128Load(16),
-    ...set(V),
-    ...dot(A0, I16X8_EXT_LO, 32),
-    ...dot(A1, I16X8_EXT_HI, 48),
-    ...get(DATA),
-    ...i32c(32),
-    ...I32_ADD,
-    ...tee(DATA),
-    ...get(QP),
-    ...i32c(64),
-    ...I32_ADD,
-    ...set(QP),
-    ...get(END_),
-    ...I32_LT_U,
-    ...brIf(0),
-    ...END,
-    ...get(OUT),
-    ...get(A0),
-    ...get(A1),
-    ...I32X4_ADD,
-    ...tee(A0),
-    ...i32x4Lane(0),
-    ...get(A0),
-    ...i32x4Lane(1),
-    ...I32_ADD,
-    ...get(A0),
-    ...i32x4Lane(2),
-    ...get(A0),
-    ...i32x4Lane(3),
-    ...I32_ADD,
-    ...I32_ADD,
-    ...i32Store,
-    ...get(OUT),
-    ...i32c(4),
-    ...I32_ADD,
-    ...set(OUT),
-    ...get(ROWS),
-    ...i32c(1),
-    ...I32_SUB,
-    ...set(ROWS),
-    ...br(0),
-    ...END,
-    ...END,
-  ];
+  const code = dotRows({
+    acc: [A0, A1],
+    rowBytes: get(DIM),
+    step: [
+      ...get(DATA),
+      ...v128Load(0),
+      ...set(V),
+      ...dot(A0, I16X8_EXT_LO, 0),
+      ...dot(A1, I16X8_EXT_HI, 16),
+      ...get(DATA),
+      ...v128Load(16),
+      ...set(V),
+      ...dot(A0, I16X8_EXT_LO, 32),
+      ...dot(A1, I16X8_EXT_HI, 48),
+    ],
+    rowStride: 32,
+    result: [...get(A0), ...get(A1), ...I32X4_ADD, ...laneSum(A0, i32x4Lane, I32_ADD)],
+    store: i32Store,
+  });
   const locals = vec([
     [2, I32],
     [3, V128],

@@ -715,9 +715,9 @@ export function detectConflicts(
       const others = sides.filter((x) => x !== side);
       if (side.kind === 'date' && side.phrase === null && datePart) {
         const want = dateParts(side.key)[datePart];
-        const hit = whole.get(id).values.find(
-          (v) => v.kind === 'date' && want !== null && dateParts(v.key)[datePart] === want,
-        );
+        const hit = whole
+          .get(id)
+          .values.find((v) => v.kind === 'date' && want !== null && dateParts(v.key)[datePart] === want);
         return hit ? `"${hit.raw}"` : null;
       }
       if (side.kind === 'entity' || side.phrase !== null) {

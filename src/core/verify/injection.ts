@@ -355,11 +355,7 @@ function scanText(text: string): Omit<InjectionScan, 'contentWords'> {
       const s = m.index;
       const e = s + m[0].length;
       const r =
-        p.unit === 'line'
-          ? lineRange(t, s, e)
-          : p.unit === 'sentence'
-            ? sentenceRange(s, e)
-            : { start: s, end: e };
+        p.unit === 'line' ? lineRange(t, s, e) : p.unit === 'sentence' ? sentenceRange(s, e) : { start: s, end: e };
       ranges.push({ ...r, kind: p.kind });
       strongAt.push(s);
     }

@@ -170,7 +170,12 @@ export function detectLineage(
       if (ci.docId === cj.docId) continue;
       let link: LineageLink | null = null;
       // Jaccard ≤ min/max of the set sizes: below half, it cannot reach 0.5.
-      if (longI && longJ && 2 * Math.min(sizeI, sizeJ) >= Math.max(sizeI, sizeJ) && texts.maskedJaccard(ci.id, cj.id) >= 0.5) {
+      if (
+        longI &&
+        longJ &&
+        2 * Math.min(sizeI, sizeJ) >= Math.max(sizeI, sizeJ) &&
+        texts.maskedJaccard(ci.id, cj.id) >= 0.5
+      ) {
         const d = diffKeys(ai.masked, aj.masked);
         if (d.ratio >= o.nearIdentical) {
           link = {
