@@ -19,6 +19,7 @@
  *   with its LatinAdvanced / Default encoders, 0.4782 with `context`, 0.5607–0.5623 at
  *   resolution 3, 20 or 50.
  */
+import { bm25TermStats, toWeightedQuery, weighQueryTerms } from '../core/retrieval/term-weights';
 import MiniSearch from 'minisearch';
 import { create, insertMultiple, search as oramaSearch, type AnyOrama } from '@orama/orama';
 import { Index as FlexIndex, Charset } from 'flexsearch';
@@ -50,10 +51,15 @@ const analyzer = createAnalyzer({ stem: true, stopwords: 'lucene' });
 
 export const evidentSystem: LexicalSystem = {
   name: 'evident',
-  description: 'Evident BM25 (typed-array postings, heap top-k; k1 1.2, b 0.75, Porter, Lucene stop set)',
+  description:
+    'Evident BM25 as the app queries it (typed-array postings, heap top-k; k1 1.2, b 0.75, Porter, Lucene stop set, learned query-term weights fitted on SciFact train)',
   build(docs) {
     const index = Bm25Index.build(docs.map((d) => ({ id: d.id, title: d.title, headings: '', text: d.text })));
-    return { search: (q, k) => index.search(q, { k }).map((h) => h.id) };
+    const stats = bm25TermStats(index);
+    return {
+      search: (q, k) =>
+        index.searchWeighted(toWeightedQuery(weighQueryTerms(index.analyze(q), stats)), { k }).map((h) => h.id),
+    };
   },
 };
 
