@@ -29,6 +29,7 @@ import { CHROMIUM_ARGS, LOCAL_SCHEMES, launchChromium } from './browser';
 import { CHROMIUM_PATH } from './global-setup';
 import { EMBED_TEXTS, MESSAGES, PAIRS, PASSAGES, QUERY } from './models-page/fixtures';
 import type { ModelsPageApi, RoleRun } from './models-page/models.worker';
+import type { AbortProbe } from './models-page/abort';
 
 const ctx = inject('e2e');
 if (ctx.skip) console.warn(`[e2e] ${ctx.skip}`);
@@ -136,8 +137,17 @@ describe.skipIf(ctx.skip !== null)('Transformers.js runtime in Chromium (tiny mo
       root: pageRoot,
       publicDir: join(ROOT, 'public'),
       logLevel: 'warn',
-      worker: { format: 'es' },
-      build: { outDir, emptyOutDir: true, target: 'es2022', chunkSizeWarningLimit: 4000 },
+      // Unminified workers, as in vite.config.ts: threaded tfjs-backend-wasm (abort.html) starts its
+      // pthreads from `factory.toString()`, which a minifier breaks.
+      worker: { format: 'es', rolldownOptions: { output: { minify: false } } },
+      build: {
+        outDir,
+        emptyOutDir: true,
+        target: 'es2022',
+        chunkSizeWarningLimit: 4000,
+        // abort.html: the embedded model's abort check (USE lite in a worker).
+        rollupOptions: { input: [join(pageRoot, 'index.html'), join(pageRoot, 'abort.html')] },
+      },
     });
     server = await preview({
       configFile: false,
@@ -243,6 +253,64 @@ describe.skipIf(ctx.skip !== null)('Transformers.js runtime in Chromium (tiny mo
     console.log(`[e2e models] no flag: ${run.loaded.roles.embedder!.fallbackReason}`);
     expectMatchesReference(run, reference, 1e-4);
     expect(errors).toEqual([]);
+  });
+
+  it('aborting a long embedding of the embedded model stops it after at most the batch in flight', async () => {
+    if (browsers.length === 0) browsers.push(await launchChromium());
+    const browser = browsers[0]!;
+    const requests: string[] = [];
+    const errors: string[] = [];
+    const context = await browser.newContext();
+    context.on('request', (r) => requests.push(r.url()));
+    const page = await context.newPage();
+    page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+    await page.goto(new URL('abort.html', baseUrl).href);
+    await page.locator('#status[data-state="ready"]').waitFor({ timeout: 30_000 });
+    await page.evaluate(() => (window as unknown as { abortProbe: AbortProbe }).abortProbe.load());
+
+    // 400 distinct ~100-word texts: about 20 s of work on 2 cores if nothing stopped it.
+    const lexicon = EMBED_TEXTS.concat(PASSAGES).join(' ').split(/\s+/);
+    const texts = Array.from({ length: 400 }, (_, i) =>
+      Array.from({ length: 100 }, (_, j) => lexicon[(i * 31 + j * 7 + ((j * j) % 11)) % lexicon.length]).join(' '),
+    );
+    const run = await page.evaluate(
+      (t) => (window as unknown as { abortProbe: AbortProbe }).abortProbe.abortAfterFirstProgress(t),
+      texts,
+    );
+    expect(run.code).toBe('aborted');
+    expect(run.trace).not.toBeNull();
+    const trace = run.trace!;
+    // Aborted on the first progress event: the worker finishes the model call in flight, at most.
+    expect(trace.doneAtAbort).toBeGreaterThan(0);
+    expect(trace.batchesAfterAbort).toBeLessThanOrEqual(1);
+    expect(trace.inputsAfterAbort).toBeLessThanOrEqual(trace.largestBatch);
+    expect(trace.doneAtAbort + trace.inputsAfterAbort).toBeLessThan(texts.length);
+    console.log(
+      `[e2e models] USE lite abort: ${trace.doneAtAbort} inputs embedded at abort, ${trace.inputsAfterAbort} after ` +
+        `(largest batch ${trace.largestBatch}); abort→stop ${trace.stopMs.toFixed(0)} ms in the worker, ` +
+        `${run.pageStopMs.toFixed(0)} ms abort sent→result on the page`,
+    );
+
+    // The worker then answers normally, and batches sized by time give the same vectors as one by one.
+    const some = texts.slice(0, 12).concat(['', 'short text']);
+    const timed = await page.evaluate(
+      (t) => (window as unknown as { abortProbe: AbortProbe }).abortProbe.embed(t),
+      some,
+    );
+    const single = await page.evaluate(
+      (t) => (window as unknown as { abortProbe: AbortProbe }).abortProbe.embed(t, 1),
+      some,
+    );
+    timed.forEach((row, i) => expectNear(row, single[i] as number[], 1e-5, `text ${i}, timed batches vs batch 1`));
+    expect(Math.hypot(...(timed[0] as number[]))).toBeCloseTo(1, 4);
+    expect(timed[12]!.every((x) => x === 0)).toBe(true);
+
+    const offOrigin = requests.filter(
+      (u) => !u.startsWith(`${origin}/`) && !LOCAL_SCHEMES.some((s) => u.startsWith(s)),
+    );
+    expect(offOrigin).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
   });
 
   it('tells the user how to get a model that is not self-hosted, without asking any other host', async () => {

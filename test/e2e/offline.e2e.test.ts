@@ -186,6 +186,7 @@ describe.skipIf(ctx.skip !== null)('offline after a first visit, under a base pa
       .waitFor({ timeout: 120_000 });
     const outcome = await page.getByTestId('ask-result').getAttribute('data-outcome');
     expect(['supported', 'partial', 'abstain']).toContain(outcome);
+    console.log(`[e2e] offline: the question's outcome is ${outcome}`);
     if (outcome === 'abstain') {
       // The abstention model is calibrated on other data; what the passages say stays one click away.
       expect(await page.getByTestId('answer').innerText()).toMatch(/The documents don't support an answer/);

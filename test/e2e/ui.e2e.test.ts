@@ -227,6 +227,7 @@ describe.skipIf(ctx.skip !== null)('the app in Chromium (Library, Ask, Settings)
       .waitFor({ timeout: 60_000 });
     const outcome = await result.getAttribute('data-outcome');
     expect(['supported', 'partial', 'abstain', 'conflict']).toContain(outcome);
+    console.log(`[e2e] PDF question: the question's outcome is ${outcome}`);
     if (outcome === 'abstain') {
       // The outcome says so, with a reason and a suggestion; what the passages say stays one click away.
       expect(await page.getByTestId('answer').innerText()).toMatch(/The documents don't support an answer/);

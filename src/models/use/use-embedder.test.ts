@@ -10,7 +10,14 @@ import { EvidentError } from '../../core/errors';
 import type { Embedder } from '../embedder';
 import { loadUseEmbedderNode, readUseArtifacts } from '../../node/use-node';
 import type { UseTokenizer } from './tokenizer';
-import { initTfBackend, loadUseEmbedder, USE_DIM, USE_MAX_TOKENS, type TfBackendReport } from './use-embedder';
+import {
+  initTfBackend,
+  loadUseEmbedder,
+  USE_DEFAULT_BATCH_SIZE,
+  USE_DIM,
+  USE_MAX_TOKENS,
+  type TfBackendReport,
+} from './use-embedder';
 
 let embedder: Embedder;
 let backend: TfBackendReport;
@@ -153,6 +160,26 @@ describe('USE lite embedder (Node, wasm, real model)', () => {
     const already = new AbortController();
     already.abort();
     await expect(embedder.embed(['x'], { signal: already.signal })).rejects.toBeInstanceOf(EvidentError);
+  });
+
+  it('sizes batches by time without a batchSize: long texts in small batches, short ones in large, same vectors', async () => {
+    const long = Array.from({ length: 16 }, (_, i) => longText(150, i));
+    const short = Array.from({ length: 64 }, (_, i) => `word${i}`);
+    const steps = async (texts: string[]): Promise<{ sizes: number[]; m: Float32Array }> => {
+      const done: number[] = [0];
+      const m = await embedder.embed(texts, { onProgress: (d) => done.push(d) });
+      return { sizes: done.slice(1).map((d, i) => d - (done[i] as number)), m };
+    };
+    await steps(long); // the rate is measured on the kind of text that follows
+    const l = await steps(long);
+    // ~50 ms per full-length text on 2 cores: a 100 ms target keeps well below the old fixed 8.
+    expect(Math.max(...l.sizes)).toBeLessThan(8);
+    expect(maxAbsDiff(l.m, await embedder.embed(long, { batchSize: 1 }))).toBeLessThan(1e-5);
+    await steps(short);
+    const s = await steps(short);
+    expect(Math.max(...s.sizes)).toBeGreaterThan(8);
+    expect(Math.max(...s.sizes)).toBeLessThanOrEqual(USE_DEFAULT_BATCH_SIZE);
+    expect(maxAbsDiff(s.m, await embedder.embed(short, { batchSize: 1 }))).toBeLessThan(1e-5);
   });
 
   it('rejects an invalid batch size', async () => {

@@ -21,13 +21,24 @@ export const USE_MAX_TOKENS = 128;
 /** Identity of model + tokenizer + truncation; cache keys depend on it, so bump it on any change. */
 export const USE_EMBEDDER_ID = 'use-lite-512@1/sp-ref-1.3.3/max128';
 /**
- * Texts per model call. Measured in Node on wasm-simd, single thread, 2 cores: a quiet machine
- * gave 23.7 / 23.7 / 24.6 inputs/s at batch 1 / 8 / 32 on 120-token inputs (synthetic ids); a
- * loaded one, with `npx tsx src/cli/bench-embed.ts` (interleaved rounds, SciFact chunks), gave
- * 7.9 / 10.1 / 9.8 on 121-token chunks and 27.5 / 29.4 / 26.4 at batch 1 / 16 / 32 on 28-token texts. Compute dominates, so batching gains little; 8 keeps abort and progress
- * responsive (one batch of full-length texts is about a third of a second).
+ * Most texts per model call when the caller leaves the batch size open (the batch is then sized
+ * by time, see `USE_TARGET_BATCH_MS`). Measured in Node on wasm-simd, single thread, 2 cores: a
+ * quiet machine gave 23.7 / 23.7 / 24.6 inputs/s at batch 1 / 8 / 32 on 120-token inputs
+ * (synthetic ids); a loaded one, with `npx tsx src/cli/bench-embed.ts` (interleaved rounds,
+ * SciFact chunks), gave 7.9 / 10.1 / 9.8 on 121-token chunks and 27.5 / 29.4 / 26.4 at batch
+ * 1 / 16 / 32 on 28-token texts. Compute (proportional to tokens) dominates long texts, so
+ * batching them gains little; short texts (queries, titles) gain several times from batching.
  */
-export const USE_DEFAULT_BATCH_SIZE = 8;
+export const USE_DEFAULT_BATCH_SIZE = 32;
+/**
+ * Wall time one model call should take when the batch is sized by time. Abort is checked between
+ * calls and a call cannot be interrupted, so this bounds how long an abort waits (the issue asks
+ * for 200 ms). A full 128-token text takes ~50 ms on 2 cores, so long texts go 2 at a time (no
+ * slower per text than 8 at a time) and short ones up to `USE_DEFAULT_BATCH_SIZE`.
+ */
+export const USE_TARGET_BATCH_MS = 100;
+/** Fixed cost of a row in token units (the per-call and per-row work beyond its tokens). */
+const ROW_OVERHEAD_TOKENS = 8;
 
 /** The files of the converted graph model, already in memory. */
 export interface UseArtifacts {
@@ -40,11 +51,16 @@ export interface UseArtifacts {
 }
 
 export interface UseEmbedderOptions {
-  /** Default texts per model call for `embed` (see `USE_DEFAULT_BATCH_SIZE`). */
+  /** Most texts per model call when `embed` is given no `batchSize` (see `USE_DEFAULT_BATCH_SIZE`). */
   readonly batchSize?: number;
+  /** Target duration of one model call when `embed` is given no `batchSize` (see `USE_TARGET_BATCH_MS`). */
+  readonly targetBatchMs?: number;
 }
 
-const DEFAULT_OPTIONS: Required<UseEmbedderOptions> = Object.freeze({ batchSize: USE_DEFAULT_BATCH_SIZE });
+const DEFAULT_OPTIONS: Required<UseEmbedderOptions> = Object.freeze({
+  batchSize: USE_DEFAULT_BATCH_SIZE,
+  targetBatchMs: USE_TARGET_BATCH_MS,
+});
 
 /** Shard file names of a model, in the order `UseArtifacts.weights` expects them. */
 export function useShardPaths(modelJson: tf.io.ModelJSON): string[] {
@@ -78,7 +94,7 @@ export async function loadUseEmbedder(artifacts: UseArtifacts, options: UseEmbed
   } catch (err) {
     throw new EvidentError('model_load_failed', `The embedding model could not be loaded: ${describe(err)}`);
   }
-  return new UseEmbedder(model, UseTokenizer.fromVocabulary(vocabulary), opts.batchSize);
+  return new UseEmbedder(model, UseTokenizer.fromVocabulary(vocabulary), opts.batchSize, opts.targetBatchMs);
 }
 
 class UseEmbedder implements Embedder {
@@ -86,11 +102,16 @@ class UseEmbedder implements Embedder {
   readonly dim = USE_DIM;
   readonly maxTokens = USE_MAX_TOKENS;
   private disposed = false;
+  /** Measured milliseconds per token unit (moving average); null until a call has been timed. */
+  private msPerToken: number | null = null;
+  /** The first model call sets up the graph and kernels: its time says nothing about the next. */
+  private calls = 0;
 
   constructor(
     private readonly model: GraphModel,
     readonly tokenizer: UseTokenizer,
-    private readonly batchSize: number,
+    private readonly maxBatch: number,
+    private readonly targetBatchMs: number,
   ) {}
 
   countTokens(text: string): number {
@@ -99,8 +120,8 @@ class UseEmbedder implements Embedder {
 
   async embed(texts: readonly string[], options: EmbedOptions = {}): Promise<Float32Array> {
     if (this.disposed) throw new EvidentError('internal', 'The embedding model was already released.');
-    const batchSize = options.batchSize ?? this.batchSize;
-    assertBatchSize(batchSize);
+    const fixed = options.batchSize;
+    if (fixed !== undefined) assertBatchSize(fixed);
     const { signal, onProgress } = options;
     const total = texts.length;
     const out = new Float32Array(total * USE_DIM);
@@ -112,11 +133,19 @@ class UseEmbedder implements Embedder {
     // which wastes less work on padding (the result does not depend on batch company).
     const order = ids.map((_, i) => i).filter((i) => (ids[i] as number[]).length > 0);
     order.sort((a, b) => (ids[a] as number[]).length - (ids[b] as number[]).length || a - b);
+    const units = (i: number): number => (ids[i] as number[]).length + ROW_OVERHEAD_TOKENS;
     let done = total - order.length;
 
-    for (let start = 0; start < order.length; start += batchSize) {
-      const batch = order.slice(start, start + batchSize);
+    for (let start = 0; start < order.length;) {
+      const size = fixed ?? this.timedBatchSize(order, start, units);
+      const batch = order.slice(start, start + size);
+      start += batch.length;
+      const t0 = performance.now();
       const rows = await this.runBatch(batch.map((i) => ids[i] as number[]));
+      this.record(
+        performance.now() - t0,
+        batch.reduce((a, i) => a + units(i), 0),
+      );
       batch.forEach((textIndex, r) => writeNormalised(rows, r, out, textIndex));
       done += batch.length;
       onProgress?.(done, total);
@@ -126,6 +155,33 @@ class UseEmbedder implements Embedder {
     }
     if (order.length === 0) onProgress?.(total, total);
     return out;
+  }
+
+  /**
+   * Texts for the next call from `order[start]` on: as many as fit `targetBatchMs` at the measured
+   * rate (at least one, at most `maxBatch`); a single text until a call has been timed.
+   */
+  private timedBatchSize(order: readonly number[], start: number, units: (i: number) => number): number {
+    const rate = this.msPerToken;
+    if (rate === null) return 1;
+    const budget = this.targetBatchMs / rate;
+    let n = 0;
+    let used = 0;
+    while (start + n < order.length && n < this.maxBatch) {
+      used += units(order[start + n] as number);
+      if (n > 0 && used > budget) break;
+      n++;
+    }
+    return Math.max(1, n);
+  }
+
+  /** Updates the measured rate (the batch's own time over its token units). */
+  private record(ms: number, units: number): void {
+    this.calls++;
+    if (this.calls === 1 || units <= 0) return;
+    const rate = ms / units;
+    // Halfway towards each new measurement: follows a machine that got busier within a few calls.
+    this.msPerToken = this.msPerToken === null ? rate : (this.msPerToken + rate) / 2;
   }
 
   dispose(): void {
@@ -192,10 +248,24 @@ function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new EvidentError('aborted', 'Embedding was cancelled.');
 }
 
+let yieldChannel: MessageChannel | null = null;
+const yieldWaiters: (() => void)[] = [];
+
 function yieldToEventLoop(): Promise<void> {
   const g = globalThis as { setImmediate?: (fn: () => void) => unknown };
-  // setImmediate (Node) skips the 1 ms timer clamp; workers fall back to setTimeout.
-  return new Promise((resolve) => (g.setImmediate ? g.setImmediate(resolve) : setTimeout(resolve, 0)));
+  // setImmediate (Node) skips the 1 ms timer clamp. In a worker a MessageChannel message is a task
+  // without the 4 ms clamp that chained setTimeout(0) calls get (a few % of a 100 ms batch).
+  if (g.setImmediate) return new Promise((resolve) => g.setImmediate?.(resolve));
+  if (typeof MessageChannel === 'undefined') return new Promise((resolve) => setTimeout(resolve, 0));
+  if (!yieldChannel) {
+    yieldChannel = new MessageChannel();
+    yieldChannel.port1.onmessage = () => yieldWaiters.shift()?.();
+  }
+  const channel = yieldChannel;
+  return new Promise((resolve) => {
+    yieldWaiters.push(resolve);
+    channel.port2.postMessage(null);
+  });
 }
 
 function describe(err: unknown): string {
