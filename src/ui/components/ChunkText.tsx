@@ -40,16 +40,7 @@ export function Segments({
             return <mark key={i}>{s.text}</mark>;
           case 'cite':
             return onCite ? (
-              <button
-                key={i}
-                type="button"
-                className="cite"
-                data-citation={s.id}
-                aria-label={citeLabel?.(s.id) ?? `Open source ${s.id}`}
-                onClick={() => onCite(s.id)}
-              >
-                {s.id}
-              </button>
+              <CiteButton key={i} id={s.id} onCite={onCite} label={citeLabel?.(s.id)} />
             ) : (
               <span key={i} className="cite-text">
                 [{s.id}]
@@ -58,5 +49,28 @@ export function Segments({
         }
       })}
     </>
+  );
+}
+
+/** A citation id as a button that opens its passage; `label` names it for screen readers. */
+export function CiteButton({
+  id,
+  onCite,
+  label,
+}: {
+  readonly id: string;
+  readonly onCite: (id: string) => void;
+  readonly label?: string;
+}) {
+  return (
+    <button
+      type="button"
+      className="cite"
+      data-citation={id}
+      aria-label={label ?? `Open source ${id}`}
+      onClick={() => onCite(id)}
+    >
+      {id}
+    </button>
   );
 }

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { AskCandidate, AskResult } from '../../worker/ask-api';
 import { formatScore } from '../format';
 import { SOURCE_TYPE_LABEL, stageLabel } from '../labels';
+import { CiteButton } from './ChunkText';
 import { ScoreChart } from './ScoreChart';
 
 interface Props {
@@ -87,15 +88,7 @@ export function EvidenceTrail({ result, onCite }: Props) {
                       {' '}
                       by{' '}
                       {r.supportingIds.map((id) => (
-                        <button
-                          key={id}
-                          type="button"
-                          className="cite"
-                          onClick={() => onCite(id)}
-                          aria-label={`Open source ${id}`}
-                        >
-                          {id}
-                        </button>
+                        <CiteButton key={id} id={id} onCite={onCite} />
                       ))}
                     </>
                   )}
@@ -116,15 +109,7 @@ export function EvidenceTrail({ result, onCite }: Props) {
                   <span key={s.key}>
                     {i > 0 && ' vs '}“{s.display}”
                     {s.citationIds.map((id) => (
-                      <button
-                        key={id}
-                        type="button"
-                        className="cite"
-                        onClick={() => onCite(id)}
-                        aria-label={`Open source ${id}`}
-                      >
-                        {id}
-                      </button>
+                      <CiteButton key={id} id={id} onCite={onCite} />
                     ))}
                   </span>
                 ))}
