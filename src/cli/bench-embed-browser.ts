@@ -22,9 +22,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
-import { build, preview, type PreviewServer } from 'vite';
+import { preview, type PreviewServer } from 'vite';
 import type { EmbedBenchPage, PageRun } from '../../test/e2e/models-page/embed-bench';
 import { CHROMIUM_PATH, launchChromium } from '../node/chromium';
+import { buildModelsPages } from '../../test/e2e/models-page/build';
 import { scifactDocTexts } from './bench-embed';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -94,22 +95,7 @@ export async function runEmbedBrowserBench(
   const servers: PreviewServer[] = [];
   let browser: Browser | null = null;
   try {
-    await build({
-      configFile: false,
-      root: pageRoot,
-      publicDir: join(ROOT, 'public'),
-      logLevel: 'warn',
-      // Unminified worker, as in vite.config.ts: threaded tfjs-backend-wasm starts its pthreads
-      // from `factory.toString()`, which a minifier breaks ("e is not defined").
-      worker: { format: 'es', rolldownOptions: { output: { minify: false } } },
-      build: {
-        outDir,
-        emptyOutDir: true,
-        target: 'es2022',
-        chunkSizeWarningLimit: 8000,
-        rollupOptions: { input: join(pageRoot, 'embed-bench.html') },
-      },
-    });
+    await buildModelsPages(outDir, ['embed-bench.html']);
     const serve = async (headers: Record<string, string>): Promise<string> => {
       const server = await preview({
         configFile: false,

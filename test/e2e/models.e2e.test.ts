@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import type { Remote } from 'comlink';
-import { build, preview, type PreviewServer } from 'vite';
+import { preview, type PreviewServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { copyAssets } from '../../scripts/copy-assets.ts';
 import { ensureTinyModels } from '../../scripts/make-tiny-models.ts';
@@ -30,6 +30,7 @@ import { CHROMIUM_PATH } from './global-setup';
 import { EMBED_TEXTS, MESSAGES, PAIRS, PASSAGES, QUERY } from './models-page/fixtures';
 import type { ModelsPageApi, RoleRun } from './models-page/models.worker';
 import type { AbortProbe } from './models-page/abort';
+import { buildModelsPages } from './models-page/build';
 
 const ctx = inject('e2e');
 if (ctx.skip) console.warn(`[e2e] ${ctx.skip}`);
@@ -132,23 +133,8 @@ describe.skipIf(ctx.skip !== null)('Transformers.js runtime in Chromium (tiny mo
     await copyAssets(ROOT);
     outDir = await mkdtemp(join(tmpdir(), 'evident-models-e2e-'));
     const pageRoot = join(ROOT, 'test/e2e/models-page');
-    await build({
-      configFile: false,
-      root: pageRoot,
-      publicDir: join(ROOT, 'public'),
-      logLevel: 'warn',
-      // Unminified workers, as in vite.config.ts: threaded tfjs-backend-wasm (abort.html) starts its
-      // pthreads from `factory.toString()`, which a minifier breaks.
-      worker: { format: 'es', rolldownOptions: { output: { minify: false } } },
-      build: {
-        outDir,
-        emptyOutDir: true,
-        target: 'es2022',
-        chunkSizeWarningLimit: 4000,
-        // abort.html: the embedded model's abort check (USE lite in a worker).
-        rollupOptions: { input: [join(pageRoot, 'index.html'), join(pageRoot, 'abort.html')] },
-      },
-    });
+    // abort.html: the embedded model's abort check (USE lite in a worker).
+    await buildModelsPages(outDir, ['index.html', 'abort.html']);
     server = await preview({
       configFile: false,
       root: pageRoot,
