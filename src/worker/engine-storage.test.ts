@@ -10,6 +10,7 @@ import type { EmbedOptions, Embedder } from '../models/embedder';
 import { Library } from '../storage/library';
 import type { AddDocumentInput, BatchProgress, SearchResponse } from './api';
 import { Engine, type LexicalSource } from './engine';
+import { resumeQueued } from './ingest-files';
 
 /** Hashed bag of words, 32-d, L2-normalised. After `hangAfter` document batches (calls with more than one text), further batches never resolve; queries still work. */
 class TestEmbedder implements Embedder {
@@ -197,7 +198,7 @@ describe('Engine with IndexedDB', () => {
       ['a', 'complete'],
       ['b', 'pending'],
     ]);
-    const resumed = await second.engine.resumeQueue();
+    const resumed = await resumeQueued(second.engine, second.library);
     expect(resumed.added.map((r) => r.docId)).toEqual(['c']);
     expect(await second.library.queued()).toEqual([]);
     await second.engine.fillVectors();

@@ -454,7 +454,7 @@ export class Engine {
   /**
    * Adds a batch: with a store, every file is first written to the ingest queue (one
    * transaction, with `settings`), then ingested in order, each leaving the queue in its
-   * document's transaction — so a batch cut short resumes with `resumeQueue`. A file that cannot
+   * document's transaction — so a batch cut short resumes with `resumeQueued` (ingest-files.ts). A file that cannot
    * be ingested (no text, bad input) is reported and dropped; a full disk ends the batch.
    */
   async addDocuments(
@@ -477,21 +477,12 @@ export class Engine {
       inputs.map((input) => toQueueEntry(input, now)),
       opts.settings,
     );
+    if (queued.length !== inputs.length) {
+      throw new EvidentError('internal', `addDocuments: queued ${queued.length} of ${inputs.length} documents.`);
+    }
     return this.ingestAll(
       // The inputs themselves (same order): they carry what a queue entry does not (pages, the file format).
-      queued.map((e, i) => ({ input: inputs[i] ?? fromQueueEntry(e), seq: e.seq })),
-      opts,
-    );
-  }
-
-  /** Ingests what an interrupted batch left in the queue (nothing without a store). */
-  async resumeQueue(
-    opts: { signal?: AbortSignal; onProgress?: (p: BatchProgress) => void } = {},
-  ): Promise<AddDocumentsResult> {
-    if (!this.store) return { added: [], failed: [] };
-    const entries = await this.store.queued();
-    return this.ingestAll(
-      entries.map((e) => ({ input: fromQueueEntry(e), seq: e.seq })),
+      inputs.map((input, i) => ({ input, seq: queued[i]?.seq })),
       opts,
     );
   }
@@ -864,23 +855,6 @@ function toQueueEntry(input: AddDocumentInput, queuedAt: number): QueueEntry {
     ...(input.status ? { status: input.status } : {}),
     ...(input.effectiveDate ? { effectiveDate: input.effectiveDate } : {}),
     queuedAt,
-  };
-}
-
-function fromQueueEntry(e: QueueEntry): AddDocumentInput {
-  if (e.source.kind !== 'text') {
-    // Queued file bytes wait for the parsers' wiring; a text-only build reports them per file.
-    return { docId: e.docId, title: e.title, text: '', format: 'text', fileName: e.fileName };
-  }
-  return {
-    docId: e.docId,
-    title: e.title,
-    text: e.source.text,
-    format: e.source.format,
-    fileName: e.fileName,
-    ...(e.sourceType ? { sourceType: e.sourceType } : {}),
-    ...(e.status ? { status: e.status } : {}),
-    ...(e.effectiveDate ? { effectiveDate: e.effectiveDate } : {}),
   };
 }
 
