@@ -6,8 +6,12 @@
  *                                  --scifact ../shared/datasets/scifact [--write] [--held-out]
  *
  * Training examples (the test splits are never read for the fit):
- *   - RGB ids 0–49, both threat models, three corpora per question (with edited passages, clean,
- *     negatives only); the label is whether the answer states the true answer;
+ *   - RGB ids 0–49, both threat models, six corpora per question (`RGB_FIT_CONFIGS`: with edited
+ *     passages, clean, one true passage among the question's topical negatives, negatives only, one
+ *     true passage among other questions' negatives, those alone); the label is whether the answer
+ *     states the true answer. The single-source corpora are what a user's own library looks like
+ *     (one document states a fact, nothing corroborates it): without them the model learned from
+ *     RGB's many corroborating news passages that an uncorroborated fact is unreliable;
  *   - SciFact train, every claim twice: *answerable* (the real candidates) and *unanswerable*
  *     (the candidates of its relevant abstracts removed: the corpus has nothing on it). The label
  *     is whether the answer's lead sentence comes from a relevant abstract (never, unanswerable).
@@ -58,7 +62,7 @@ import {
   type Prepared,
 } from './ablation';
 import { bestOnGrid, formatTable, parseCli, pct, rewriteInFile, runIfMain } from './common';
-import { runRgb, THREATS, type RgbCase } from './rgb';
+import { runRgb, THREATS, type RgbCase, type RgbConfigName } from './rgb';
 
 export type ExampleSource = 'rgb' | 'scifact' | 'scifact-unanswerable';
 
@@ -288,6 +292,16 @@ export function abstentionPr(
   };
 }
 
+/** The RGB corpora the factoid model is fitted on and checked against (not the top-5 baseline). */
+export const RGB_FIT_CONFIGS: readonly RgbConfigName[] = [
+  'evident',
+  'clean-ceiling',
+  'single-source',
+  'no-evidence',
+  'library',
+  'library-no-evidence',
+];
+
 async function rgbCases(dataset: string, ids: readonly [number, number], abstain: boolean): Promise<RgbCase[]> {
   const cases: RgbCase[] = [];
   for (const threat of THREATS) {
@@ -295,7 +309,7 @@ async function rgbCases(dataset: string, ids: readonly [number, number], abstain
       dataset,
       threat,
       ids,
-      configs: ['evident', 'clean-ceiling', 'no-evidence'],
+      configs: RGB_FIT_CONFIGS,
       abstain,
     });
     cases.push(...report.cases);
@@ -382,7 +396,7 @@ async function main(argv: string[]): Promise<number> {
         ['SciFact test, all', abstentionPr(sciItems)],
         ['SciFact test, answerable', abstentionPr(sciItems.filter((x) => x.source === 'scifact'))],
         ['SciFact test, unanswerable', abstentionPr(sciItems.filter((x) => x.source !== 'scifact'))],
-        ['RGB 50–99 (6 corpora per question)', abstentionPr(rgbItems)],
+        [`RGB 50–99 (${RGB_FIT_CONFIGS.length * THREATS.length} corpora per question)`, abstentionPr(rgbItems)],
       ];
       console.log(
         formatTable(

@@ -51,8 +51,25 @@ describeShared('RGB counterfactual (ids 50–99)', [`${DATASET}/en_fact.jsonl`],
   it('no evidence (negatives only): the answerer abstains on at least three questions in four', async () => {
     const r = await runRgb({ dataset: sharedPath(DATASET), threat: 'honest', configs: ['no-evidence'] });
     const none = metrics(r, 'no-evidence');
-    // Measured 76% abstention + 2% conflict (was 50% before the span and coverage features).
-    expect(none.abstentionRate + none.conflictRate).toBeGreaterThanOrEqual(0.75);
+    // Measured 92% abstention + 2% conflict (76% + 2% before the factoid model was fitted with the
+    // single-source and library corpora and the share of answer votes).
+    expect(none.abstentionRate + none.conflictRate).toBeGreaterThanOrEqual(0.9);
     expect(none.attackSuccess).toBe(0);
+  });
+
+  it('library (one true passage among off-topic ones): answers without corroboration, and never wrongly', async () => {
+    const r = await runRgb({
+      dataset: sharedPath(DATASET),
+      threat: 'honest',
+      configs: ['library', 'library-no-evidence'],
+    });
+    const library = metrics(r, 'library');
+    const none = metrics(r, 'library-no-evidence');
+    // Measured 26% correct, 0% wrong (2% correct, 98% abstained, with the factoid model fitted
+    // before the single-source and library corpora: a fact stated once was never answered).
+    expect(library.accuracy).toBeGreaterThanOrEqual(0.2);
+    expect(library.wrongRate).toBeLessThanOrEqual(0.02);
+    expect(none.accuracy + none.attackSuccess).toBe(0);
+    expect(none.wrongRate).toBeLessThanOrEqual(0.06);
   });
 });

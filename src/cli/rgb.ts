@@ -11,7 +11,8 @@
  *   - honest: edited passages are ai_generated / user_generated, true ones government /
  *     established_news / peer_reviewed, negatives a seeded random mix of all types;
  *   - spoofed: every passage claims the same credible type (government).
- * Pipeline: BM25 (plus USE-lite dense with `--dense`, RRF) → selectEvidence with verify →
+ * Pipeline: the engine's retrieval (term-weighted BM25, plus USE-lite dense with `--dense`, weighted
+ * fusion) → selectEvidence with verify →
  * extractive answer → abstention decision → outcome. Beside it in the same run: the baseline (top-5
  * by similarity, the same answerer, nothing else) and the clean ceiling (the full pipeline with the
  * edited passages removed).
@@ -27,6 +28,8 @@ import path from 'node:path';
 import { EvidentError } from '../core/errors';
 import { Bm25Index } from '../core/lexical/bm25';
 import { fuse } from '../core/retrieval/fusion';
+import { searchWithTermWeights } from '../core/retrieval/term-weights';
+import { DEFAULT_ENGINE_OPTIONS } from '../worker/engine';
 import type { Candidate, Hit, SourceType } from '../core/types';
 import { selectEvidence } from '../core/select/select';
 import type { EvidencePacket } from '../core/select/packet';
@@ -48,10 +51,24 @@ export const THREATS = ['honest', 'spoofed'] as const;
 export type Threat = (typeof THREATS)[number];
 /**
  * evident: the full pipeline; baseline-top5: top 5 by similarity, same answerer; clean-ceiling: the
- * full pipeline without the edited passages; no-evidence: the full pipeline on the negatives alone
- * (nothing answers the question: every answer there should be an abstention).
+ * full pipeline without the edited passages; single-source: the full pipeline on one true passage
+ * (the first that states the answer) among the negatives, as in a user's own library where one
+ * document states the fact and nothing corroborates it; no-evidence: the full pipeline on the
+ * negatives alone (nothing answers the question: every answer there should be an abstention);
+ * library: the single true passage among off-topic passages (other questions' negatives, as many
+ * as the question has, from the same id range), as in a library where the one document that
+ * states the fact sits among documents about other things; library-no-evidence: those off-topic
+ * passages alone.
  */
-export const RGB_CONFIGS = ['evident', 'baseline-top5', 'clean-ceiling', 'no-evidence'] as const;
+export const RGB_CONFIGS = [
+  'evident',
+  'baseline-top5',
+  'clean-ceiling',
+  'single-source',
+  'no-evidence',
+  'library',
+  'library-no-evidence',
+] as const;
 export type RgbConfigName = (typeof RGB_CONFIGS)[number];
 
 /** RGB `answer`: a string, or (nested) lists of aliases. */
@@ -184,12 +201,66 @@ interface Passage {
 }
 
 /** The per-question corpus under neutral shuffled ids (ids never reveal the role; ties break by id). */
-export function corpusFor(row: RgbRow, threat: Threat, include: 'all' | 'clean' | 'negatives' = 'all'): Passage[] {
+/** Which passages a corpus holds (see `RGB_CONFIGS`). */
+export type CorpusInclude = 'all' | 'clean' | 'single' | 'negatives' | 'library' | 'off-topic';
+
+const CORPUS_OF: Readonly<Record<RgbConfigName, CorpusInclude>> = Object.freeze({
+  evident: 'all',
+  'baseline-top5': 'all',
+  'clean-ceiling': 'clean',
+  'single-source': 'single',
+  'no-evidence': 'negatives',
+  library: 'library',
+  'library-no-evidence': 'off-topic',
+});
+
+const contentWords = (q: string): Set<string> =>
+  new Set(
+    foldText(q)
+      .split(/\W+/u)
+      .filter((w) => w.length > 3),
+  );
+
+/**
+ * Off-topic passages for `row`: negatives of other questions of `rows` (none sharing a content word
+ * of four letters or more with its query), as many as the row has negatives, drawn with a
+ * generator seeded by the row's id.
+ */
+export function offTopicPassages(row: RgbRow, rows: readonly RgbRow[]): string[] {
+  const mine = contentWords(row.query);
+  const pool = rows
+    .filter((r) => r.id !== row.id && ![...contentWords(r.query)].some((w) => mine.has(w)))
+    .flatMap((r) => r.negative);
+  const rand = mulberry32(5000 + row.id);
+  const out: string[] = [];
+  const left = [...pool];
+  while (out.length < row.negative.length && left.length > 0) {
+    out.push(left.splice(Math.floor(rand() * left.length), 1)[0] as string);
+  }
+  return out;
+}
+
+export function corpusFor(
+  row: RgbRow,
+  threat: Threat,
+  include: CorpusInclude = 'all',
+  offTopic: readonly string[] = [],
+): Passage[] {
   const rand = mulberry32(1000 + row.id);
+  const single = row.positive.find((text) => states(text, row.answer)) ?? row.positive[0];
+  const positives =
+    include === 'negatives' || include === 'off-topic'
+      ? []
+      : include === 'single' || include === 'library'
+        ? single
+          ? [single]
+          : []
+        : row.positive;
+  const noise = include === 'library' || include === 'off-topic' ? offTopic : row.negative;
   const raw: { text: string; role: PassageRole }[] = [
-    ...(include !== 'negatives' ? row.positive.map((text) => ({ text, role: 'true' as const })) : []),
+    ...positives.map((text) => ({ text, role: 'true' as const })),
     ...(include === 'all' ? row.positive_wrong.map((text) => ({ text, role: 'edited' as const })) : []),
-    ...row.negative.map((text) => ({ text, role: 'noise' as const })),
+    ...noise.map((text) => ({ text, role: 'noise' as const })),
   ];
   const typed = raw.map((p, i) => {
     let sourceType: SourceType;
@@ -231,10 +302,18 @@ async function loadDense(): Promise<DenseFn> {
   };
 }
 
+/** The engine's fusion mode. */
+const APP_FUSION = DEFAULT_ENGINE_OPTIONS.fusion;
+
+/**
+ * The app's retrieval (the engine's search): BM25 with the learned query-term weights, fused with
+ * the dense hits (if any) by the engine's weighted fusion, so the fused scores — and the margin the
+ * abstention model reads — have the distribution the app produces.
+ */
 function retrieve(query: string, passages: readonly Passage[], denseHits: readonly Hit[]): Candidate[] {
   const index = Bm25Index.build(passages.map((p) => ({ id: `${p.docId}#0`, title: '', headings: '', text: p.text })));
-  const bm25 = index.search(query, { k: passages.length });
-  return fuse({ bm25, dense: denseHits }, { docIdOf: (id) => id.split('#')[0] as string });
+  const bm25 = searchWithTermWeights(index, query, { k: passages.length });
+  return fuse({ bm25, dense: denseHits }, { mode: APP_FUSION, docIdOf: (id) => id.split('#')[0] as string });
 }
 
 function outcomeOf(answer: Answer, abstained: boolean, row: RgbRow): RgbOutcome {
@@ -248,17 +327,16 @@ function outcomeOf(answer: Answer, abstained: boolean, row: RgbRow): RgbOutcome 
 
 async function runCase(
   row: RgbRow,
+  rows: readonly RgbRow[],
   threat: Threat,
   config: RgbConfigName,
   dense: DenseFn | null,
   abstain: boolean,
   selection: Partial<SelectionOptions>,
 ): Promise<RgbCase> {
-  const passages = corpusFor(
-    row,
-    threat,
-    config === 'clean-ceiling' ? 'clean' : config === 'no-evidence' ? 'negatives' : 'all',
-  );
+  const include = CORPUS_OF[config];
+  const offTopic = include === 'library' || include === 'off-topic' ? offTopicPassages(row, rows) : [];
+  const passages = corpusFor(row, threat, include, offTopic);
   const corpus = buildCorpus(
     passages.map((p): FixtureDoc => ({
       id: p.docId,
@@ -362,7 +440,7 @@ export async function runRgb(options: RunRgbOptions): Promise<RgbReport> {
   for (const config of configs) {
     for (const row of rows) {
       cases.push(
-        await runCase(row, threat, config, dense, options.abstain ?? true, options.selection ?? RGB_SELECTION),
+        await runCase(row, rows, threat, config, dense, options.abstain ?? true, options.selection ?? RGB_SELECTION),
       );
     }
     options.log?.(`${config}: ${rows.length} questions`);
@@ -380,7 +458,7 @@ export async function runRgb(options: RunRgbOptions): Promise<RgbReport> {
       dataset: report.dataset,
       split: report.split,
       threat,
-      retrieval: options.dense ? 'bm25+dense (rrf)' : 'bm25',
+      retrieval: options.dense ? `term-weighted bm25 + dense (${APP_FUSION})` : 'term-weighted bm25',
       configs: report.configs,
     };
     await writeFile(options.json, `${JSON.stringify(doc, null, 2)}\n`);

@@ -173,6 +173,56 @@ describe('ask with settings and priors', () => {
   });
 });
 
+/** A policy the demo library knows nothing about: its facts are stated once, by this document alone. */
+const FIELD_EQUIPMENT = `# Field equipment policy
+
+## Laptops
+
+Staff may borrow a field laptop for up to 14 calendar days at a time. A longer loan needs the
+written approval of the operations manager.
+
+## Satellite phones
+
+Satellite phones are issued only for trips to regions without mobile coverage, and must be
+returned within two days of the trip's end.
+`;
+
+describe('ask on a fact stated by one document of the library', () => {
+  let own: Engine;
+  beforeAll(async () => {
+    own = new Engine();
+    own.setEmbedder(embedder);
+    for (const d of DEMO_DOCUMENTS) await own.addDocument(d);
+    await own.addDocument({
+      docId: 'field-equipment',
+      title: 'field-equipment.md',
+      text: FIELD_EQUIPMENT,
+      format: 'markdown',
+      sourceType: 'unknown',
+      status: 'current',
+    });
+  }, 120_000);
+
+  // The factoid abstention model was first fitted on RGB alone, where several news passages
+  // corroborate each answer: a value stated by one document was then never answered (pCorrect
+  // 0.38 here). The single-source and library corpora of fit-abstain.ts taught it otherwise.
+  it.each([
+    ['For how many calendar days may staff borrow a field laptop?', /14 calendar days/],
+    ['Within how many days must satellite phones be returned?', /two days/],
+  ])(
+    '%s → supported, cited from that document',
+    async (question, expected) => {
+      const r = await ask({ engine: own, settings: memorySettings() }, question);
+      expect(r.outcome).toBe('supported');
+      expect(r.answer.text).toMatch(expected);
+      const cited = new Set(r.answer.sentences.flatMap((x) => x.citationIds));
+      expect(cited.size).toBeGreaterThan(0);
+      for (const id of cited) expect(r.sources.find((x) => x.citationId === id)?.docId).toBe('field-equipment');
+    },
+    60_000,
+  );
+});
+
 describe('selectionOptions', () => {
   it('makes the budget setting the pack limit exactly and bounds the cutoff and MMR', () => {
     const o = selectionOptions(

@@ -20,7 +20,7 @@
  * frequencies.
  */
 import { assertKnownOptions, EvidentError } from '../errors';
-import { BM25_FIELDS, type Bm25Index } from '../lexical/bm25';
+import { BM25_FIELDS, type Bm25Hit, type Bm25Index, type Bm25SearchOptions } from '../lexical/bm25';
 
 export const TERM_FEATURES = ['titleShare', 'digit', 'length', 'repeat'] as const;
 export type TermFeature = (typeof TERM_FEATURES)[number];
@@ -141,4 +141,21 @@ function titleDocumentFrequencies(index: Bm25Index): ReadonlyMap<string, number>
 export function bm25TermStats(index: Bm25Index): TermStats {
   const titleDf = titleDocumentFrequencies(index);
   return { df: (term) => index.df(term), titleDf: (term) => titleDf.get(term) ?? 0 };
+}
+
+/**
+ * The app's lexical retrieval: the query analysed by the index, weighed by the learned term
+ * weights, searched with BM25. The engine, the RGB harness and the benchmarks call this one
+ * function, so what the abstention model is fitted on scores candidates as the app does.
+ */
+export function searchWithTermWeights(
+  index: Bm25Index,
+  query: string,
+  options: Partial<Bm25SearchOptions> = {},
+  coefficients: Partial<TermCoefficients> = {},
+): Bm25Hit[] {
+  return index.searchWeighted(
+    toWeightedQuery(weighQueryTerms(index.analyze(query), bm25TermStats(index), coefficients)),
+    options,
+  );
 }
