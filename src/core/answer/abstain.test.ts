@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AbstentionModel, AbstentionSignals } from './abstain';
 import {
+  documentMargin,
   ABSTENTION_FEATURES,
   DEFAULT_ABSTENTION_OPTIONS,
   MONOTONE_FEATURES,
@@ -184,5 +185,50 @@ describe('abstentionSignals', () => {
     expect(s.margin).toBeCloseTo(1 / 3, 10);
     expect(s.missingEntities).toEqual(['Globex Corporation']);
     expect(decideAbstention(s).reason).toBe('missing_premise');
+  });
+});
+
+describe('documentMargin', () => {
+  const corpus = buildCorpus([
+    {
+      id: 'v3',
+      sourceType: 'internal_policy',
+      status: 'current',
+      chunks: ['Staff may work remotely up to three days per week.', 'Remote days need a manager’s approval.'],
+    },
+    {
+      id: 'v2',
+      sourceType: 'internal_policy',
+      status: 'superseded',
+      chunks: ['Staff may work remotely up to two days per week.'],
+    },
+  ]);
+  const question = 'How many days per week may staff work remotely?';
+  const retrieved = [
+    { ...candidate('v3#0', 1), scores: { fused: 1 }, ranks: { bm25: 1 } },
+    { ...candidate('v2#0', 0.98), scores: { fused: 0.98 }, ranks: { bm25: 2 } },
+    { ...candidate('v3#1', 0.9), scores: { fused: 0.9 }, ranks: { bm25: 3 } },
+  ];
+
+  it('discounts a superseded copy by its status factor and ignores chunks of the same document', async () => {
+    const packet = await selectEvidence({
+      question,
+      candidates: retrieved,
+      chunks: corpus.chunks,
+      documents: corpus.documents,
+    });
+    const factor = packet.candidates.find((c) => c.id === 'v2#0')!.trace.find((e) => e.stage === 'priors')!.detail!
+      .statusFactor as number;
+    expect(factor).toBeLessThan(1);
+    expect(documentMargin(packet, retrieved)).toBeCloseTo(1 - 0.98 * factor, 10);
+    // The fused scores alone would put the two versions 2% apart.
+    expect(documentMargin({ candidates: [] }, retrieved)).toBeCloseTo(0.02, 10);
+  });
+
+  it('is 1 with one document retrieved and 0 with nothing above 0', () => {
+    const one = retrieved.filter((c) => c.docId === 'v3');
+    expect(documentMargin({ candidates: [] }, one)).toBe(1);
+    expect(documentMargin({ candidates: [] }, [])).toBe(0);
+    expect(documentMargin({ candidates: [] }, [{ ...one[0]!, scores: { fused: 0 } }])).toBe(0);
   });
 });

@@ -7,7 +7,8 @@
  * the answer is sentences). Signals (F = a feature of the factoid model, D = of the descriptive one):
  *   - answerScore F D: score of the best answer sentence (extractive.ts; 0 when there is none);
  *   - topScore: best raw BM25 score among the retrieved candidates, per query term;
- *   - margin F: (top1 − top2) / top1 of the fused retrieval scores;
+ *   - margin F: how clearly the best document beats the next (`documentMargin`: fused retrieval
+ *     scores times the priors, the runner-up from another document);
  *   - agreement D: overlap of the lexical and dense top-5 sets (|∩| / 5), null without dense
  *     retrieval (then read as the training mean);
  *   - independentSources: lineage clusters among the packed sources (verify stage);
@@ -175,95 +176,23 @@ export interface KindDecision {
 }
 
 // BEGIN FITTED (written by `npx tsx src/cli/fit-abstain.ts --rgb ../shared/datasets/rgb-counterfactual --scifact ../shared/datasets/scifact --write`)
-// factoid: 447 examples (447 rgb, 0 scifact, 0 scifact-unanswerable), 252 correct; threshold 0.65 (wrong-answer cost 1.5) keeps 156, 148 correct.
+// factoid: 447 examples (447 rgb, 0 scifact, 0 scifact-unanswerable), 252 correct; threshold 0.65 (wrong-answer cost 1.5) keeps 158, 150 correct.
 // descriptive: 1613 examples (12 rgb, 803 scifact, 798 scifact-unanswerable), 506 correct; threshold 0.09 (selection F1 cost on answerable train claims 0.0033 ≤ 0.005) keeps 1560, 504 correct.
 export const FITTED_ABSTENTION: AbstentionOptions = Object.freeze({
   factoid: Object.freeze({
     model: Object.freeze({
-      mean: Object.freeze({
-        answerScore: 1.5577,
-        margin: 0.3993,
-        coverage: 0.8975,
-        spanCoverage: 0.7422,
-        typed: 0.9799,
-        specificity: 0.929,
-        voteSources: 1.7852,
-        voteShare: 0.5384,
-        settled: 0.1387,
-        agreement: 0,
-        entityCoverage: 0,
-      }),
-      sd: Object.freeze({
-        answerScore: 0.3424,
-        margin: 0.3642,
-        coverage: 0.1959,
-        spanCoverage: 0.2519,
-        typed: 0.1405,
-        specificity: 0.1946,
-        voteSources: 1.1346,
-        voteShare: 0.2799,
-        settled: 0.3456,
-        agreement: 1,
-        entityCoverage: 1,
-      }),
-      weights: Object.freeze({
-        answerScore: 0,
-        margin: 0.3058,
-        coverage: 0,
-        spanCoverage: 0,
-        typed: 0,
-        specificity: 0.8637,
-        voteSources: 0.7752,
-        voteShare: 0.4218,
-        settled: 0.8735,
-        agreement: 0,
-        entityCoverage: 0,
-      }),
-      bias: 0.4387,
+      mean: Object.freeze({ answerScore: 1.5577, margin: 0.4234, coverage: 0.8975, spanCoverage: 0.7422, typed: 0.9799, specificity: 0.929, voteSources: 1.7852, voteShare: 0.5384, settled: 0.1387, agreement: 0, entityCoverage: 0 }),
+      sd: Object.freeze({ answerScore: 0.3424, margin: 0.3507, coverage: 0.1959, spanCoverage: 0.2519, typed: 0.1405, specificity: 0.1946, voteSources: 1.1346, voteShare: 0.2799, settled: 0.3456, agreement: 1, entityCoverage: 1 }),
+      weights: Object.freeze({ answerScore: 0, margin: 0.3547, coverage: 0, spanCoverage: 0, typed: 0, specificity: 0.8505, voteSources: 0.797, voteShare: 0.4145, settled: 0.8706, agreement: 0, entityCoverage: 0 }),
+      bias: 0.4442,
     }),
     threshold: 0.65,
   }),
   descriptive: Object.freeze({
     model: Object.freeze({
-      mean: Object.freeze({
-        answerScore: 0.7577,
-        margin: 0,
-        coverage: 0.495,
-        spanCoverage: 0.346,
-        typed: 0,
-        specificity: 0,
-        voteSources: 0,
-        voteShare: 0,
-        settled: 0,
-        agreement: 0.116,
-        entityCoverage: 0.7787,
-      }),
-      sd: Object.freeze({
-        answerScore: 0.2714,
-        margin: 1,
-        coverage: 0.2312,
-        spanCoverage: 0.2107,
-        typed: 1,
-        specificity: 1,
-        voteSources: 1,
-        voteShare: 1,
-        settled: 1,
-        agreement: 0.2025,
-        entityCoverage: 0.3678,
-      }),
-      weights: Object.freeze({
-        answerScore: 0.1976,
-        margin: 0,
-        coverage: 0.4491,
-        spanCoverage: 0.103,
-        typed: 0,
-        specificity: 0,
-        voteSources: 0,
-        voteShare: 0,
-        settled: 0,
-        agreement: 0.595,
-        entityCoverage: 0,
-      }),
+      mean: Object.freeze({ answerScore: 0.7577, margin: 0, coverage: 0.495, spanCoverage: 0.346, typed: 0, specificity: 0, voteSources: 0, voteShare: 0, settled: 0, agreement: 0.116, entityCoverage: 0.7787 }),
+      sd: Object.freeze({ answerScore: 0.2714, margin: 1, coverage: 0.2312, spanCoverage: 0.2107, typed: 1, specificity: 1, voteSources: 1, voteShare: 1, settled: 1, agreement: 0.2025, entityCoverage: 0.3678 }),
+      weights: Object.freeze({ answerScore: 0.1976, margin: 0, coverage: 0.4491, spanCoverage: 0.103, typed: 0, specificity: 0, voteSources: 0, voteShare: 0, settled: 0, agreement: 0.595, entityCoverage: 0 }),
       bias: -0.8876,
     }),
     threshold: 0.09,
@@ -283,22 +212,38 @@ export interface SignalInput {
   readonly candidates: readonly Candidate[];
 }
 
+/**
+ * How clearly the best document beats the next one: (s1 − s2) / s1, where s is a candidate's fused
+ * retrieval score times its prior (λ of its source type × its status factor, from the priors stage
+ * of the packet's trace; 1 without one), s1 the best candidate's and s2 the best of any *other
+ * document*. Another chunk of the same document is no competitor, and neither is a superseded copy
+ * at its full score: a current policy and its older version score alike on retrieval alone. 1 when
+ * no other document was retrieved; 0 when nothing scores above 0.
+ */
+export function documentMargin(packet: Pick<EvidencePacket, 'candidates'>, candidates: readonly Candidate[]): number {
+  const prior = new Map<string, number>();
+  for (const c of packet.candidates) {
+    const d = c.trace.find((e) => e.stage === 'priors')?.detail;
+    if (d && typeof d.lambda === 'number' && typeof d.statusFactor === 'number')
+      prior.set(c.id, d.lambda * d.statusFactor);
+  }
+  const scored = candidates
+    .map((c) => ({ docId: c.docId, s: (c.scores.fused ?? c.score) * (prior.get(c.id) ?? 1) }))
+    .filter((x) => Number.isFinite(x.s))
+    .sort((a, b) => b.s - a.s);
+  const top = scored[0];
+  if (!top || !(top.s > 0)) return 0;
+  const next = scored.find((x) => x.docId !== top.docId);
+  return next ? (top.s - Math.max(0, next.s)) / top.s : 1;
+}
+
 /** Reads the signals off the packet, the answer and the retrieval candidates. */
 export function abstentionSignals(input: SignalInput): AbstentionSignals {
   const { packet, answer, candidates } = input;
   const qTerms = Math.max(1, termsOf(packet.question).length);
   const bm25 = candidates.map((c) => c.scores.bm25 ?? 0).filter(Number.isFinite);
   const topScore = bm25.length > 0 ? Math.max(...bm25) / qTerms : 0;
-  const fused = candidates
-    .map((c) => c.scores.fused ?? c.score)
-    .filter(Number.isFinite)
-    .sort((a, b) => b - a);
-  const margin =
-    fused.length >= 2 && (fused[0] as number) > 0
-      ? ((fused[0] as number) - (fused[1] as number)) / (fused[0] as number)
-      : fused.length === 1
-        ? 1
-        : 0;
+  const margin = documentMargin(packet, candidates);
   const lexTop = candidates.filter((c) => c.ranks.bm25 !== undefined && c.ranks.bm25 <= 5).map((c) => c.id);
   const denseTop = new Set(
     candidates.filter((c) => c.ranks.dense !== undefined && c.ranks.dense <= 5).map((c) => c.id),
