@@ -104,14 +104,12 @@ export class EvidentSession {
   private nextNoticeId = 1;
   private persistRequested = false;
   private readonly unsubscribe: () => void;
-  private readonly client: Client;
 
   constructor(
-    client: Client,
+    private readonly client: Client,
     private readonly documents: readonly AddDocumentInput[],
     pageIsolated = typeof crossOriginIsolated === 'boolean' ? crossOriginIsolated : false,
   ) {
-    this.client = dropLateProgress(client);
     this.state = {
       model: { phase: 'idle' },
       library: { phase: 'idle' },
@@ -369,44 +367,6 @@ export class EvidentSession {
     this.state = { ...this.state, ...patch };
     for (const l of [...this.listeners]) l();
   }
-}
-
-/**
- * The client, except that a call's `onProgress` stops firing once the call has settled.
- *
- * Progress travels on the callback proxy's own MessagePort, the result on the worker's port, so
- * the browser may deliver a progress event after the result. Without this, a late event would
- * put a finished batch back into 'ingesting' (or a loaded model back into 'loading') for good.
- * Wraps every method, so calls added to `Client` later are covered too.
- */
-export function dropLateProgress<C extends object>(client: C): C {
-  return new Proxy(client, {
-    get(target, key) {
-      const value: unknown = Reflect.get(target, key);
-      if (typeof value !== 'function') return value;
-      return (...args: unknown[]): unknown => {
-        let open = true;
-        const gated = args.map((arg) => {
-          if (typeof arg !== 'object' || arg === null) return arg;
-          const onProgress: unknown = (arg as { onProgress?: unknown }).onProgress;
-          if (typeof onProgress !== 'function') return arg;
-          return {
-            ...arg,
-            onProgress: (p: unknown) => {
-              if (open) (onProgress as (p: unknown) => void)(p);
-            },
-          };
-        });
-        const result: unknown = (value as (...a: unknown[]) => unknown).apply(target, gated);
-        if (result instanceof Promise) {
-          return result.finally(() => {
-            open = false;
-          });
-        }
-        return result;
-      };
-    },
-  });
 }
 
 function errorValue(err: unknown): EvidentErrorValue {

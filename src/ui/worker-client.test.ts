@@ -1,57 +1,16 @@
 import * as Comlink from 'comlink';
-import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
+import { connectFakeWorker, ok, waitFor, type FakeApi, type FakeWorker } from '../../test/fake-worker';
+import { FAKE_EMBEDDER } from '../../test/session-fixture';
 import { EvidentError } from '../core/errors';
-import type { EvidentWorkerApi, LoadProgress, Result } from '../worker/api';
-import { WorkerClient, type ClientEvent, type WorkerLike } from './worker-client';
+import type { LoadProgress } from '../worker/api';
+import { WorkerClient, type ClientEvent } from './worker-client';
 
-/**
- * A stand-in for the Web Worker: a Comlink endpoint over a Node MessageChannel, with the other
- * end exposing a test API. The unit under test is the client (RPC wrapping, abort channel,
- * crash detection and restart); the worker is the collaborator that is faked.
- */
-class FakeWorker extends EventTarget implements WorkerLike {
-  terminated = false;
-  constructor(private readonly port: MessagePort) {
-    super();
-  }
-  postMessage(message: unknown, transfer?: Transferable[]): void {
-    if (!this.terminated) this.port.postMessage(message, transfer as never);
-  }
-  override addEventListener(
-    type: string,
-    listener: EventListenerOrEventListenerObject | null,
-    options?: AddEventListenerOptions,
-  ): void {
-    if (type === 'message') (this.port as unknown as EventTarget).addEventListener(type, listener, options);
-    else super.addEventListener(type, listener, options);
-  }
-  override removeEventListener(type: string, listener: EventListenerOrEventListenerObject | null): void {
-    if (type === 'message') (this.port as unknown as EventTarget).removeEventListener(type, listener);
-    else super.removeEventListener(type, listener);
-  }
-  start(): void {
-    this.port.start();
-  }
-  terminate(): void {
-    this.terminated = true;
-    this.port.close();
-  }
-  crash(message: string): void {
-    const e = new Event('error') as Event & { message: string };
-    e.message = message;
-    this.dispatchEvent(e);
-  }
-}
-
-type FakeApi = Partial<EvidentWorkerApi> & Pick<EvidentWorkerApi, 'ping' | 'abort'>;
-
-function ok<T>(value: T): Result<T> {
-  return { ok: true, value };
-}
+// The unit under test is the client (RPC wrapping, abort channel, progress, crash detection and
+// restart); the worker is the collaborator that is faked (`test/fake-worker.ts`).
 
 const clients: WorkerClient[] = [];
-const ports: MessagePort[] = [];
+const channels: (() => void)[] = [];
 
 function setup(
   makeApi: (generation: number) => FakeApi,
@@ -61,12 +20,10 @@ function setup(
   const events: ClientEvent[] = [];
   const client = new WorkerClient({
     createWorker: () => {
-      const { port1, port2 } = new MessageChannel();
-      ports.push(port1, port2);
-      Comlink.expose(makeApi(workers.length + 1), port2 as unknown as Comlink.Endpoint);
-      const w = new FakeWorker(port1);
-      workers.push(w);
-      return w;
+      const { worker, close } = connectFakeWorker(makeApi(workers.length + 1));
+      channels.push(close);
+      workers.push(worker);
+      return worker;
     },
     heartbeatMs: 20,
     heartbeatTimeoutMs: 150,
@@ -79,20 +36,8 @@ function setup(
 
 afterEach(() => {
   for (const c of clients.splice(0)) c.dispose();
-  for (const p of ports.splice(0)) p.close();
+  for (const close of channels.splice(0)) close();
 });
-
-function waitFor(cond: () => boolean, ms = 3000): Promise<void> {
-  const t0 = Date.now();
-  return new Promise((resolve, reject) => {
-    const tick = () => {
-      if (cond()) resolve();
-      else if (Date.now() - t0 > ms) reject(new Error('timed out waiting'));
-      else setTimeout(tick, 5);
-    };
-    tick();
-  });
-}
 
 describe('WorkerClient', () => {
   it('resolves ok values and rejects error values as EvidentError with the same code', async () => {
@@ -133,6 +78,57 @@ describe('WorkerClient', () => {
       code: 'model_not_found',
     });
     expect(seen.map((p) => p.loadedBytes)).toEqual([5, 10]);
+  });
+
+  it('never invokes a progress callback after its call settled (progress travels on its own port)', async () => {
+    let lateDelivered = false;
+    const { client } = setup(() => ({
+      ping: (n) => n,
+      abort: () => false,
+      loadEmbedder: async (_opts, onProgress) => {
+        await onProgress?.({ phase: 'download', loadedBytes: 5, totalBytes: 10 });
+        // Sent after the result, as the browser may deliver it; the proxy call resolves once the
+        // client has handled the message.
+        setTimeout(() => {
+          void Promise.resolve(onProgress?.({ phase: 'init', loadedBytes: 10, totalBytes: 10 })).then(() => {
+            lateDelivered = true;
+          });
+        }, 0);
+        return ok(FAKE_EMBEDDER);
+      },
+    }));
+    const seen: LoadProgress[] = [];
+    await expect(client.loadEmbedder({ onProgress: (p) => seen.push(p) })).resolves.toEqual(FAKE_EMBEDDER);
+    await waitFor(() => lateDelivered);
+    expect(seen.map((p) => p.phase)).toEqual(['download']);
+  });
+
+  it('never invokes a progress callback after its call was aborted', async () => {
+    let release: () => void = () => {};
+    let lateDelivered = false;
+    const { client } = setup(() => ({
+      ping: (n) => n,
+      abort: () => {
+        release();
+        return true;
+      },
+      loadEmbedder: async (_opts, onProgress) => {
+        await onProgress?.({ phase: 'download', loadedBytes: 5, totalBytes: 10 });
+        // A worker that reports once more before it notices the abort.
+        await new Promise<void>((r) => (release = r));
+        await onProgress?.({ phase: 'download', loadedBytes: 10, totalBytes: 10 });
+        lateDelivered = true;
+        return { ok: false, error: { code: 'aborted', message: 'Cancelled.' } };
+      },
+    }));
+    const seen: LoadProgress[] = [];
+    const controller = new AbortController();
+    const pending = client.loadEmbedder({ signal: controller.signal, onProgress: (p) => seen.push(p) });
+    await waitFor(() => seen.length === 1);
+    controller.abort();
+    await expect(pending).rejects.toMatchObject({ code: 'aborted' });
+    await waitFor(() => lateDelivered);
+    expect(seen.map((p) => p.loadedBytes)).toEqual([5]);
   });
 
   it('abort rejects at once with "aborted" and sends abort(callId) for the same call', async () => {

@@ -5,7 +5,10 @@
  *   on abort the returned promise rejects at once with `EvidentError('aborted')`, a quiet
  *   outcome the UI should not show as an error;
  * - `Result` values from the worker become resolved values or `EvidentError`s with their code;
- * - progress callbacks are proxied (`Comlink.proxy`); the worker releases them when its call ends;
+ * - progress callbacks are proxied (`Comlink.proxy`); the worker releases them when its call ends.
+ *   A callback is never invoked after its call settled (result, error, abort or crash): progress
+ *   travels on the proxy's own MessagePort and the result on the worker's, so an event the worker
+ *   sent before its result may arrive after it, and would put a finished task back in progress;
  * - a crashed or hung worker is detected (the worker's `error` event, or a heartbeat `ping`
  *   unanswered for `heartbeatTimeoutMs`), terminated and restarted. Calls in flight reject with
  *   `worker_crashed`, and listeners get `{ type: 'crashed' }` then `{ type: 'restarted' }`:
@@ -104,6 +107,14 @@ interface Pending {
   reject(err: EvidentError): void;
 }
 
+/**
+ * Hands a call's progress callback to the worker: by reference (`Comlink.proxy`; the worker
+ * releases it when its call ends), and closed once the call settled.
+ */
+type ProgressGate = <P>(
+  onProgress: ((p: P) => void) | undefined,
+) => (((p: P) => void) & Comlink.ProxyMarked) | undefined;
+
 export class WorkerClient {
   private readonly options: Readonly<WorkerClientOptions>;
   private worker: WorkerLike | null = null;
@@ -139,15 +150,15 @@ export class WorkerClient {
   }
 
   loadEmbedder(opts: CallSignal & { onProgress?: (p: LoadProgress) => void } = {}): Promise<EmbedderInfo> {
-    return this.call(opts.signal, (api, callId) => api.loadEmbedder({ callId }, proxyOrUndefined(opts.onProgress)));
+    return this.call(opts.signal, (api, callId, progress) => api.loadEmbedder({ callId }, progress(opts.onProgress)));
   }
 
   addDocument(
     input: AddDocumentInput,
     opts: CallSignal & { onProgress?: (p: IngestProgress) => void } = {},
   ): Promise<AddDocumentResult> {
-    return this.call(opts.signal, (api, callId) =>
-      api.addDocument(input, { callId }, proxyOrUndefined(opts.onProgress)),
+    return this.call(opts.signal, (api, callId, progress) =>
+      api.addDocument(input, { callId }, progress(opts.onProgress)),
     );
   }
 
@@ -176,17 +187,17 @@ export class WorkerClient {
     inputs: readonly AddDocumentInput[],
     opts: CallSignal & { onProgress?: (p: BatchProgress) => void; installDemo?: boolean } = {},
   ): Promise<AddDocumentsResult> {
-    return this.call(opts.signal, (api, callId) =>
-      api.addDocuments(inputs, { callId, installDemo: opts.installDemo }, proxyOrUndefined(opts.onProgress)),
+    return this.call(opts.signal, (api, callId, progress) =>
+      api.addDocuments(inputs, { callId, installDemo: opts.installDemo }, progress(opts.onProgress)),
     );
   }
 
   resumeIngest(opts: CallSignal & { onProgress?: (p: BatchProgress) => void } = {}): Promise<AddDocumentsResult> {
-    return this.call(opts.signal, (api, callId) => api.resumeIngest({ callId }, proxyOrUndefined(opts.onProgress)));
+    return this.call(opts.signal, (api, callId, progress) => api.resumeIngest({ callId }, progress(opts.onProgress)));
   }
 
   fillVectors(opts: CallSignal & { onProgress?: (p: IngestProgress) => void } = {}): Promise<FillVectorsResult> {
-    return this.call(opts.signal, (api, callId) => api.fillVectors({ callId }, proxyOrUndefined(opts.onProgress)));
+    return this.call(opts.signal, (api, callId, progress) => api.fillVectors({ callId }, progress(opts.onProgress)));
   }
 
   listDocuments(): Promise<LibraryDocument[]> {
@@ -220,7 +231,7 @@ export class WorkerClient {
   // ---- Ask, feedback, files, documents, settings (ask-api.ts) ----
 
   ask(question: string, opts: CallSignal & { onProgress?: (p: AskProgress) => void } = {}): Promise<AskResult> {
-    return this.call(opts.signal, (api, callId) => api.ask(question, { callId }, proxyOrUndefined(opts.onProgress)));
+    return this.call(opts.signal, (api, callId, progress) => api.ask(question, { callId }, progress(opts.onProgress)));
   }
 
   feedback(input: FeedbackInput): Promise<FeedbackResult> {
@@ -233,8 +244,8 @@ export class WorkerClient {
     opts: CallSignal & { onProgress?: (p: FileProgress) => void } = {},
   ): Promise<AddFilesResult> {
     const buffers = files.map((f) => f.bytes);
-    return this.call(opts.signal, (api, callId) =>
-      api.addFiles(Comlink.transfer(files, buffers), { callId }, proxyOrUndefined(opts.onProgress)),
+    return this.call(opts.signal, (api, callId, progress) =>
+      api.addFiles(Comlink.transfer(files, buffers), { callId }, progress(opts.onProgress)),
     );
   }
 
@@ -259,8 +270,8 @@ export class WorkerClient {
     opts: CallSignal & Omit<LoadProfileOptions, 'callId'> & { onProgress?: (p: ProfileLoadProgress) => void },
   ): Promise<ProfileLoadResult> {
     const { signal, onProgress, ...rest } = opts;
-    return this.call(signal, (api, callId) =>
-      api.loadProfile(profile, { ...rest, callId }, proxyOrUndefined(onProgress)),
+    return this.call(signal, (api, callId, progress) =>
+      api.loadProfile(profile, { ...rest, callId }, progress(onProgress)),
     );
   }
 
@@ -286,8 +297,8 @@ export class WorkerClient {
     },
   ): Promise<BenchmarkResult> {
     const { signal, onProgress, ...rest } = opts;
-    return this.call(signal, (api, callId) =>
-      api.runBenchmark(dataset, { ...rest, callId }, proxyOrUndefined(onProgress)),
+    return this.call(signal, (api, callId, progress) =>
+      api.runBenchmark(dataset, { ...rest, callId }, progress(onProgress)),
     );
   }
 
@@ -376,7 +387,7 @@ export class WorkerClient {
 
   private call<T>(
     signal: AbortSignal | undefined,
-    invoke: (api: Comlink.Remote<EvidentWorkerApi>, callId: string) => Promise<Result<T>>,
+    invoke: (api: Comlink.Remote<EvidentWorkerApi>, callId: string, progress: ProgressGate) => Promise<Result<T>>,
   ): Promise<T> {
     if (this.failed) return Promise.reject(new EvidentError(this.failed.code, this.failed.message));
     if (this.disposed || !this.remote) return Promise.reject(new EvidentError('aborted', 'The client was disposed.'));
@@ -398,9 +409,15 @@ export class WorkerClient {
         signal?.removeEventListener('abort', onAbort);
         fn();
       };
+      // The only way a call's progress reaches the UI: nothing is delivered once the call settled.
+      const progress: ProgressGate = <P>(onProgress: ((p: P) => void) | undefined) =>
+        onProgress &&
+        Comlink.proxy((p: P) => {
+          if (!settled) onProgress(p);
+        });
       this.pending.add(entry);
       signal?.addEventListener('abort', onAbort, { once: true });
-      invoke(remote, callId).then(
+      invoke(remote, callId, progress).then(
         (result) =>
           settle(() =>
             result.ok ? resolve(result.value) : reject(new EvidentError(result.error.code, result.error.message)),
@@ -415,11 +432,6 @@ export class WorkerClient {
       );
     });
   }
-}
-
-/** Wraps a callback so Comlink passes it by reference; the worker releases it when its call ends. */
-function proxyOrUndefined<F extends (arg: never) => void>(fn: F | undefined): (F & Comlink.ProxyMarked) | undefined {
-  return fn ? Comlink.proxy(fn) : undefined;
 }
 
 /** True for the quiet outcome of a cancelled call. */

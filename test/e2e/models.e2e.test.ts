@@ -12,7 +12,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import type { Remote } from 'comlink';
 import { preview, type PreviewServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -25,8 +25,7 @@ import { loadTransformersGenerator } from '../../src/models/transformers/generat
 import { loadTransformersNli } from '../../src/models/transformers/nli';
 import { MODELS_DIR, ROOT, setupTiny } from '../tiny-models';
 import { CROSS_ORIGIN_ISOLATION_HEADERS } from '../../vite.config';
-import { CHROMIUM_ARGS, LOCAL_SCHEMES, launchChromium } from './browser';
-import { CHROMIUM_PATH } from './global-setup';
+import { launchChromium, offOrigin } from './browser';
 import { EMBED_TEXTS, MESSAGES, PAIRS, PASSAGES, QUERY } from './models-page/fixtures';
 import type { ModelsPageApi, RoleRun } from './models-page/models.worker';
 import type { AbortProbe } from './models-page/abort';
@@ -193,10 +192,7 @@ describe.skipIf(ctx.skip !== null)('Transformers.js runtime in Chromium (tiny mo
       `[e2e models] requests: first load ${firstRequests}, second load ${requests.length} (none for models or runtime)`,
     );
 
-    const offOrigin = [...requests].filter(
-      (u) => !u.startsWith(`${origin}/`) && !LOCAL_SCHEMES.some((s) => u.startsWith(s)),
-    );
-    expect(offOrigin).toEqual([]);
+    expect(offOrigin(requests, origin)).toEqual([]);
 
     // A damaged cached model file: evicted, read again from the server, and the load succeeds.
     const onnxUrl = `${origin}/models/tiny/encoder/onnx/model.onnx`;
@@ -291,10 +287,7 @@ describe.skipIf(ctx.skip !== null)('Transformers.js runtime in Chromium (tiny mo
     expect(Math.hypot(...(timed[0] as number[]))).toBeCloseTo(1, 4);
     expect(timed[12]!.every((x) => x === 0)).toBe(true);
 
-    const offOrigin = requests.filter(
-      (u) => !u.startsWith(`${origin}/`) && !LOCAL_SCHEMES.some((s) => u.startsWith(s)),
-    );
-    expect(offOrigin).toEqual([]);
+    expect(offOrigin(requests, origin)).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -313,19 +306,12 @@ describe.skipIf(ctx.skip !== null)('Transformers.js runtime in Chromium (tiny mo
     );
     // The static server answers the missing file with index.html; it is treated as missing, not parsed.
     expect(requests.some((u) => u.startsWith(`${origin}/models/Xenova/bge-small-en-v1.5/`))).toBe(true);
-    const offOrigin = requests.filter(
-      (u) => !u.startsWith(`${origin}/`) && !LOCAL_SCHEMES.some((s) => u.startsWith(s)),
-    );
-    expect(offOrigin).toEqual([]);
+    expect(offOrigin(requests, origin)).toEqual([]);
     expect(errors).toEqual([]);
   });
 
   it('runs every role on WebGPU (SwiftShader) with --enable-unsafe-webgpu, or records why not', async () => {
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM_PATH,
-      args: [...CHROMIUM_ARGS, '--enable-unsafe-webgpu'],
-      headless: true,
-    });
+    const browser = await launchChromium(['--enable-unsafe-webgpu']);
     browsers.push(browser);
     const requests: string[] = [];
     const errors: string[] = [];
@@ -344,10 +330,7 @@ describe.skipIf(ctx.skip !== null)('Transformers.js runtime in Chromium (tiny mo
     }
     // SwiftShader computes in fp32 on the CPU; kernels differ from WASM's, so a looser bound.
     expectMatchesReference(run, reference, 2e-3);
-    const offOrigin = requests.filter(
-      (u) => !u.startsWith(`${origin}/`) && !LOCAL_SCHEMES.some((s) => u.startsWith(s)),
-    );
-    expect(offOrigin).toEqual([]);
+    expect(offOrigin(requests, origin)).toEqual([]);
     expect(errors).toEqual([]);
   });
 });
@@ -502,10 +485,7 @@ describe.skipIf(ctx.skip !== null)('model profiles in the app (Settings → Ask)
     expect(drafts.length).toBeGreaterThan(1);
     console.log(`[e2e models] tiny profile in Ask: ${drafts.length} streamed states; trail: ${trail}`);
 
-    const offOrigin = requests.filter(
-      (u) => !u.startsWith(`${origin}/`) && !LOCAL_SCHEMES.some((s) => u.startsWith(s)),
-    );
-    expect(offOrigin).toEqual([]);
+    expect(offOrigin(requests, origin)).toEqual([]);
     expect(hub).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();
@@ -552,10 +532,7 @@ describe.skipIf(ctx.skip !== null)('model profiles in the app (Settings → Ask)
       `[e2e models] reload with the tiny profile remembered: ${firstModelRequests} tiny model requests the first time, ${modelRequests.length} after the reload; ${requests.length} requests in all`,
     );
 
-    const offOrigin = requests.filter(
-      (u) => !u.startsWith(`${origin}/`) && !LOCAL_SCHEMES.some((s) => u.startsWith(s)),
-    );
-    expect(offOrigin).toEqual([]);
+    expect(offOrigin(requests, origin)).toEqual([]);
     expect(hub).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();

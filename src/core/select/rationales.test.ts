@@ -1,4 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import fc from 'fast-check';
+import { stemmer } from 'stemmer';
 import {
   decomposeQuestion,
   heuristicRationales,
@@ -9,6 +11,12 @@ import {
   type Rationale,
 } from './rationales';
 import { buildCorpus, candidate } from './testing';
+
+// The real Porter stemmer, wrapped so a test can count how often pairing stems.
+vi.mock(import('stemmer'), async (importOriginal) => {
+  const real = await importOriginal();
+  return { stemmer: vi.fn(real.stemmer) };
+});
 
 const texts = (q: string, kind?: Rationale['kind']) =>
   decomposeQuestion(q)
@@ -118,6 +126,16 @@ describe('terms', () => {
     expect(termOf('2.5')).toBe('2.5');
     expect(termsOf('the employer’s policies')).toEqual([termOf('employer'), termOf('policies')]);
   });
+
+  it('gives a plain lower-case word (the fast path) the term its capitalised spelling gets', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[a-z]{1,12}$/), (w) => {
+        const upper = w[0]!.toUpperCase() + w.slice(1);
+        expect(termOf(w)).toBe(termOf(upper));
+        expect(termOf(w)).toBe(termOf(`${upper}'s`));
+      }),
+    );
+  });
 });
 
 describe('pairRationales', () => {
@@ -158,6 +176,26 @@ describe('pairRationales', () => {
     expect(p.best.get('R1')).toEqual(['b#0']); // (0.95 − 0.5)/0.5 = 0.9 ≥ 0.6
     const lexicalOnly = pairRationales([r], pool, lookup);
     expect(lexicalOnly.best.get('R1')).toEqual([]);
+  });
+
+  it('stems each word once: pairing the same candidates again (next stage, next query) stems nothing', () => {
+    // Words no other test uses, so the first pairing finds none of them derived yet.
+    const fresh = buildCorpus([
+      { id: 'x', title: 'Quokkas', chunks: ['Wombats burrowed beneath eucalyptuses while quokkas grinned.'] },
+      { id: 'y', title: 'Numbats', chunks: ['Numbats devoured termites; bilbies dozed.'] },
+    ]);
+    const freshLookup = { chunks: fresh.chunks, documents: fresh.documents };
+    const freshPool = [candidate('x#0', 0.9), candidate('y#0', 0.8)];
+    const rs = decomposeQuestion('Which wombats burrowed?');
+    const stem = vi.mocked(stemmer);
+    stem.mockClear();
+    const first = pairRationales(rs, freshPool, freshLookup);
+    expect(stem.mock.calls.map(([w]) => w)).toEqual(expect.arrayContaining(['eucalyptuses', 'termites', 'bilbies']));
+    stem.mockClear();
+    const second = pairRationales(rs, freshPool, freshLookup);
+    expect(stem).not.toHaveBeenCalled();
+    expect(second.best).toEqual(first.best);
+    expect(first.best.get(rs[0]!.id)).toEqual(['x#0']);
   });
 
   it('uses the document title and heading trail as well as the text', () => {

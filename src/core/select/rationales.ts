@@ -14,9 +14,9 @@
  * Pairing is lexical on Porter stems (the `stemmer` package), so "policies" matches "policy",
  * plus an optional embedding similarity when the rationale and the chunk both have vectors.
  */
-import { stemmer } from 'stemmer';
 import type { Candidate } from '../types';
 import { assertKnownOptions } from '../errors';
+import { cachedStem } from '../text/analyze';
 import type { AbortSignalLike, EvidenceLookup, Token } from './common';
 import { checkInt, checkRange, cosine, headingLine, metaOf, tokenize } from './common';
 
@@ -81,11 +81,17 @@ const DATE_PATTERNS = [
   /\b(?:19|20)\d{2}\b/g,
 ];
 
+// Pairing derives the terms of every candidate's text on every query (~20k words at 150
+// candidates): stems come from the analyzer's memo, and a plain lower-case word (most of them)
+// skips the Unicode checks below, which cost more than the memoised stem.
+const PLAIN_WORD = /^[a-z]+$/;
+
 /** Match term of one word: numbers lose thousands separators, possessives lose "'s", words are Porter-stemmed. */
 export function termOf(word: string): string {
+  if (PLAIN_WORD.test(word)) return cachedStem(word);
   const w = word.toLowerCase().replace(/['’]s$/u, '');
   if (/^\p{N}+(?:[.,]\p{N}+)*$/u.test(w)) return w.replace(/,(?=\p{N}{3}(?:\D|$))/gu, '');
-  if (/^\p{L}+$/u.test(w)) return stemmer(w);
+  if (/^\p{L}+$/u.test(w)) return cachedStem(w);
   return w;
 }
 

@@ -109,7 +109,8 @@ export function tokenize(text: string): string[] {
 const STEM_CACHE_LIMIT = 200_000;
 const stemCache = new Map<string, string>();
 
-function cachedStem(token: string): string {
+/** Porter stem of a lower-cased word, memoised (a vocabulary repeats; stemming is the costly step). */
+export function cachedStem(token: string): string {
   let stem = stemCache.get(token);
   if (stem === undefined) {
     stem = stemmer(token);

@@ -1,4 +1,4 @@
-import { useId, useSyncExternalStore, type ChangeEvent } from 'react';
+import { useId, useSyncExternalStore, type ChangeEvent, type ReactNode } from 'react';
 import { METRIC_NAMES, type MetricName } from '../../core/eval/metrics';
 import {
   BENCHMARK_CONFIGS,
@@ -285,67 +285,98 @@ function Legend({ items, kind }: { readonly items: readonly string[]; readonly k
   );
 }
 
-/** Grouped bars of nDCG@10, R@10, R@100 and MRR@10 per configuration: a hand-drawn SVG. */
-export function MetricBars({ result }: { readonly result: BenchmarkResult }) {
+const PLOT_W = W - PAD.left - PAD.right;
+const PLOT_H = H - PAD.top - PAD.bottom;
+/** Vertical position of a score in [0, 1] (clamped): 1 at the top of the plot. */
+const yOf = (v: number): number => PAD.top + (1 - Math.max(0, Math.min(1, v))) * PLOT_H;
+
+/**
+ * What both charts share: a figure with an SVG labelled by its title and a text description (what
+ * a screen reader reads instead of the drawing), grid lines at 0, 0.5 and 1, the x axis, a
+ * legend and a caption. `children` draws the series.
+ */
+function ChartFrame({
+  testId,
+  title,
+  description,
+  legend,
+  caption,
+  children,
+}: {
+  readonly testId: string;
+  readonly title: string;
+  readonly description: string;
+  readonly legend: ReactNode;
+  readonly caption: string;
+  readonly children: ReactNode;
+}) {
   const id = useId();
-  const n = result.configs.length;
-  const plotW = W - PAD.left - PAD.right;
-  const plotH = H - PAD.top - PAD.bottom;
-  const group = plotW / Math.max(1, n);
-  const bar = Math.min(18, (group * 0.8) / BAR_METRICS.length);
-  const y = (v: number): number => PAD.top + (1 - Math.max(0, Math.min(1, v))) * plotH;
-  const description = result.configs
-    .map((c) => `${c.name}: ${BAR_METRICS.map((m) => `${METRIC_LABEL[m]} ${c.metrics[m].toFixed(3)}`).join(', ')}`)
-    .join('; ');
   return (
-    <figure className="benchmark-chart" data-testid="benchmark-chart">
+    <figure className="benchmark-chart" data-testid={testId}>
       <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-labelledby={`${id}-t ${id}-d`}>
-        <title id={`${id}-t`}>Headline metrics per configuration</title>
+        <title id={`${id}-t`}>{title}</title>
         <desc id={`${id}-d`}>{description}</desc>
         {[0, 0.5, 1].map((v) => (
           <g key={v}>
-            <line className="grid" x1={PAD.left} x2={W - PAD.right} y1={y(v)} y2={y(v)} />
-            <text className="tick" x={PAD.left - 4} y={y(v) + 4} textAnchor="end">
+            <line className="grid" x1={PAD.left} x2={W - PAD.right} y1={yOf(v)} y2={yOf(v)} />
+            <text className="tick" x={PAD.left - 4} y={yOf(v) + 4} textAnchor="end">
               {v.toFixed(1)}
             </text>
           </g>
         ))}
-        {result.configs.map((c, i) => {
-          const x0 = PAD.left + i * group + (group - bar * BAR_METRICS.length) / 2;
-          return (
-            <g key={c.name} data-config={c.name}>
-              {BAR_METRICS.map((m, j) => (
-                <rect
-                  key={m}
-                  className={`bar bar-${j}`}
-                  x={x0 + j * bar}
-                  y={y(c.metrics[m])}
-                  width={bar - 1}
-                  height={PAD.top + plotH - y(c.metrics[m])}
-                />
-              ))}
-              <text className="tick" x={PAD.left + (i + 0.5) * group} y={H - PAD.bottom + 16} textAnchor="middle">
-                {c.name}
-              </text>
-            </g>
-          );
-        })}
-        <line className="axis" x1={PAD.left} x2={W - PAD.right} y1={PAD.top + plotH} y2={PAD.top + plotH} />
+        {children}
+        <line className="axis" x1={PAD.left} x2={W - PAD.right} y1={PAD.top + PLOT_H} y2={PAD.top + PLOT_H} />
       </svg>
-      <Legend items={BAR_METRICS.map((m) => METRIC_LABEL[m])} kind="bar" />
-      <figcaption className="muted">Higher is better; the table above has the exact values.</figcaption>
+      {legend}
+      <figcaption className="muted">{caption}</figcaption>
     </figure>
+  );
+}
+
+/** Grouped bars of nDCG@10, R@10, R@100 and MRR@10 per configuration: a hand-drawn SVG. */
+export function MetricBars({ result }: { readonly result: BenchmarkResult }) {
+  const n = result.configs.length;
+  const group = PLOT_W / Math.max(1, n);
+  const bar = Math.min(18, (group * 0.8) / BAR_METRICS.length);
+  const description = result.configs
+    .map((c) => `${c.name}: ${BAR_METRICS.map((m) => `${METRIC_LABEL[m]} ${c.metrics[m].toFixed(3)}`).join(', ')}`)
+    .join('; ');
+  return (
+    <ChartFrame
+      testId="benchmark-chart"
+      title="Headline metrics per configuration"
+      description={description}
+      legend={<Legend items={BAR_METRICS.map((m) => METRIC_LABEL[m])} kind="bar" />}
+      caption="Higher is better; the table above has the exact values."
+    >
+      {result.configs.map((c, i) => {
+        const x0 = PAD.left + i * group + (group - bar * BAR_METRICS.length) / 2;
+        return (
+          <g key={c.name} data-config={c.name}>
+            {BAR_METRICS.map((m, j) => (
+              <rect
+                key={m}
+                className={`bar bar-${j}`}
+                x={x0 + j * bar}
+                y={yOf(c.metrics[m])}
+                width={bar - 1}
+                height={PAD.top + PLOT_H - yOf(c.metrics[m])}
+              />
+            ))}
+            <text className="tick" x={PAD.left + (i + 0.5) * group} y={H - PAD.bottom + 16} textAnchor="middle">
+              {c.name}
+            </text>
+          </g>
+        );
+      })}
+    </ChartFrame>
   );
 }
 
 /** Each configuration's per-query nDCG@10, sorted highest first: where it wins and where it fails. */
 export function QueryCurves({ result }: { readonly result: BenchmarkResult }) {
-  const id = useId();
-  const plotW = W - PAD.left - PAD.right;
-  const plotH = H - PAD.top - PAD.bottom;
   const q = result.dataset.queries;
-  const x = (i: number): number => PAD.left + (q <= 1 ? 0 : (i / (q - 1)) * plotW);
-  const y = (v: number): number => PAD.top + (1 - v) * plotH;
+  const x = (i: number): number => PAD.left + (q <= 1 ? 0 : (i / (q - 1)) * PLOT_W);
   const description = result.configs
     .map((c) => {
       const zero = c.ndcgByQuery.filter((v) => v === 0).length;
@@ -353,36 +384,27 @@ export function QueryCurves({ result }: { readonly result: BenchmarkResult }) {
     })
     .join('; ');
   return (
-    <figure className="benchmark-chart" data-testid="benchmark-curves">
-      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-labelledby={`${id}-t ${id}-d`}>
-        <title id={`${id}-t`}>nDCG@10 of every query, sorted</title>
-        <desc id={`${id}-d`}>{description}</desc>
-        {[0, 0.5, 1].map((v) => (
-          <g key={v}>
-            <line className="grid" x1={PAD.left} x2={W - PAD.right} y1={y(v)} y2={y(v)} />
-            <text className="tick" x={PAD.left - 4} y={y(v) + 4} textAnchor="end">
-              {v.toFixed(1)}
-            </text>
-          </g>
-        ))}
-        {result.configs.map((c, j) => (
-          <path
-            key={c.name}
-            className={`curve curve-${j}`}
-            fill="none"
-            d={c.ndcgByQuery.map((v, i) => `${i === 0 ? 'M' : 'L'}${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(' ')}
-          />
-        ))}
-        <line className="axis" x1={PAD.left} x2={W - PAD.right} y1={PAD.top + plotH} y2={PAD.top + plotH} />
-        <text className="tick" x={PAD.left} y={H - 8}>
-          query 1
-        </text>
-        <text className="tick" x={W - PAD.right} y={H - 8} textAnchor="end">
-          {q}
-        </text>
-      </svg>
-      <Legend items={result.configs.map((c) => c.name)} kind="curve" />
-      <figcaption className="muted">Queries sorted by their own score, best first, per configuration.</figcaption>
-    </figure>
+    <ChartFrame
+      testId="benchmark-curves"
+      title="nDCG@10 of every query, sorted"
+      description={description}
+      legend={<Legend items={result.configs.map((c) => c.name)} kind="curve" />}
+      caption="Queries sorted by their own score, best first, per configuration."
+    >
+      {result.configs.map((c, j) => (
+        <path
+          key={c.name}
+          className={`curve curve-${j}`}
+          fill="none"
+          d={c.ndcgByQuery.map((v, i) => `${i === 0 ? 'M' : 'L'}${x(i).toFixed(1)},${yOf(v).toFixed(1)}`).join(' ')}
+        />
+      ))}
+      <text className="tick" x={PAD.left} y={H - 8}>
+        query 1
+      </text>
+      <text className="tick" x={W - PAD.right} y={H - 8} textAnchor="end">
+        {q}
+      </text>
+    </ChartFrame>
   );
 }
