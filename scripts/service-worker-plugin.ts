@@ -3,18 +3,21 @@
  * of the output (its scope is the base path), and writes the precache manifest into it once
  * every file of the build is on disk: the bundles (the app's worker and pdf.js's worker
  * included) and the public folder (model, WASM runtimes, pdf.js assets). The manifest's version
- * hashes every precached file's path and content, so each build gets its own cache and the
- * browser sees a changed `sw.js` whenever anything it serves offline changed.
+ * hashes every precached file's path and content, so each build gets its own cache; the files
+ * cached on first use (onnxruntime-web, models other than the embedded one) are listed with a
+ * hash of their content each, so the browser sees a changed `sw.js` whenever anything it serves
+ * offline changed, and the new worker drops cached copies of changed runtime files.
  *
  * Builds only (`apply: 'build'`): it also defines `__EVIDENT_SERVICE_WORKER__`, which tells the
  * page to register the worker. The dev server defines nothing, so it registers none. (Not
  * `import.meta.env.PROD`: that follows NODE_ENV, which is `test` when the e2e suite builds.)
  */
 import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import type { Plugin } from 'vite';
-import { SERVICE_WORKER_FILE, isPrecached, type PrecacheManifest } from '../src/sw/precache.ts';
+import { SERVICE_WORKER_FILE, isPrecached, isRuntimeCached, type PrecacheManifest } from '../src/sw/precache.ts';
 
 const PLACEHOLDER = /(["'`])__EVIDENT_PRECACHE__\1/g;
 
@@ -27,17 +30,29 @@ async function listFiles(dir: string): Promise<string[]> {
     .sort();
 }
 
-/** The manifest of the build in `outDir`: the precached files and a hash of their contents. */
+/** SHA-256 of a file, hex, read as a stream (Enhanced model files are hundreds of MB). */
+function fileDigest(file: string): Promise<string> {
+  return new Promise((resolveDigest, reject) => {
+    const hash = createHash('sha256');
+    createReadStream(file)
+      .on('data', (chunk) => hash.update(chunk))
+      .on('error', reject)
+      .on('end', () => resolveDigest(hash.digest('hex')));
+  });
+}
+
+/**
+ * The manifest of the build in `outDir`: the precached files and a hash of their contents, and
+ * the files cached on first use with a hash of each.
+ */
 export async function precacheManifest(outDir: string): Promise<PrecacheManifest> {
-  const files = (await listFiles(outDir)).filter(isPrecached);
+  const all = await listFiles(outDir);
+  const files = all.filter(isPrecached);
   const hash = createHash('sha256');
-  for (const path of files) {
-    const digest = createHash('sha256')
-      .update(await readFile(join(outDir, path)))
-      .digest('hex');
-    hash.update(`${path}\0${digest}\n`);
-  }
-  return { version: hash.digest('hex').slice(0, 16), files };
+  for (const path of files) hash.update(`${path}\0${await fileDigest(join(outDir, path))}\n`);
+  const runtime: Record<string, string> = {};
+  for (const path of all.filter(isRuntimeCached)) runtime[path] = (await fileDigest(join(outDir, path))).slice(0, 16);
+  return { version: hash.digest('hex').slice(0, 16), files, runtime };
 }
 
 /** Replaces the placeholder in the built service worker's code with the manifest (exactly once). */
@@ -81,7 +96,10 @@ export function serviceWorkerPlugin(options: { readonly entry: string }): Plugin
       const manifest = await precacheManifest(outDir);
       const file = join(outDir, SERVICE_WORKER_FILE);
       await writeFile(file, injectManifest(await readFile(file, 'utf8'), manifest));
-      this.info?.(`service worker: ${manifest.files.length} files precached, version ${manifest.version}`);
+      const runtime = Object.keys(manifest.runtime).length;
+      this.info?.(
+        `service worker: ${manifest.files.length} files precached, ${runtime} cached on first use, version ${manifest.version}`,
+      );
     },
   };
 }

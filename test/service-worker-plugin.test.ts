@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { injectManifest, precacheManifest } from '../scripts/service-worker-plugin';
 
@@ -27,10 +28,14 @@ const BUILD = {
   'models/use-lite/model.json': '{}',
   'models/tiny/encoder/config.json': '{}',
   'vendor/tfjs/tfjs-backend-wasm.wasm': 'wasm',
+  'vendor/ort/ort-wasm-simd-threaded.asyncify.wasm': 'ort wasm',
+  'vendor/ort/ort-wasm-simd-threaded.asyncify.mjs': 'ort glue',
 };
 
+const sha16 = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 16);
+
 describe('precache manifest', () => {
-  it('lists the precached files of a build, sorted, without the service worker or other models', async () => {
+  it('lists the precached files of a build, sorted, without the service worker, onnxruntime-web or other models', async () => {
     const manifest = await precacheManifest(await build(BUILD));
     expect(manifest.files).toEqual([
       'assets/index-abc.js',
@@ -41,16 +46,37 @@ describe('precache manifest', () => {
     expect(manifest.version).toMatch(/^[0-9a-f]{16}$/);
   });
 
-  it('has a new version when a precached file changes, the same one when only an excluded file does', async () => {
+  it('lists onnxruntime-web and the other models as cached on first use, each with the hash of its content', async () => {
+    const manifest = await precacheManifest(await build(BUILD));
+    expect(manifest.runtime).toEqual({
+      'models/tiny/encoder/config.json': sha16('{}'),
+      'vendor/ort/ort-wasm-simd-threaded.asyncify.mjs': sha16('ort glue'),
+      'vendor/ort/ort-wasm-simd-threaded.asyncify.wasm': sha16('ort wasm'),
+    });
+  });
+
+  it('has a new version when a precached file changes; a runtime file changes only its own hash', async () => {
     const base = await precacheManifest(await build(BUILD));
-    const same = await precacheManifest(await build({ ...BUILD, 'models/tiny/encoder/config.json': '{"x":1}' }));
+    const runtime = await precacheManifest(await build({ ...BUILD, 'models/tiny/encoder/config.json': '{"x":1}' }));
+    const ort = await precacheManifest(
+      await build({ ...BUILD, 'vendor/ort/ort-wasm-simd-threaded.asyncify.wasm': 'ort wasm 2' }),
+    );
     const changed = await precacheManifest(await build({ ...BUILD, 'models/use-lite/model.json': '{"v":2}' }));
-    expect(same.version).toBe(base.version);
+    const excluded = await precacheManifest(await build({ ...BUILD, 'assets/ort-abc.wasm': 'another copy' }));
+    expect(runtime.version).toBe(base.version);
+    expect(runtime.runtime['models/tiny/encoder/config.json']).toBe(sha16('{"x":1}'));
+    expect(ort.version).toBe(base.version);
+    expect(ort.runtime).toEqual({
+      ...base.runtime,
+      'vendor/ort/ort-wasm-simd-threaded.asyncify.wasm': sha16('ort wasm 2'),
+    });
     expect(changed.version).not.toBe(base.version);
+    expect(changed.runtime).toEqual(base.runtime);
+    expect(excluded).toEqual(base);
   });
 
   it('is written into the service worker in place of its one placeholder', () => {
-    const manifest = { version: 'abc', files: ['index.html'] };
+    const manifest = { version: 'abc', files: ['index.html'], runtime: { 'vendor/ort/a.wasm': '00' } };
     const code = injectManifest('const m = "__EVIDENT_PRECACHE__";', manifest);
     expect(code).toBe(`const m = ${JSON.stringify(manifest)};`);
     expect(() => injectManifest('const m = 1;', manifest)).toThrow(/found 0/);

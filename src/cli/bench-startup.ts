@@ -11,6 +11,10 @@
  *    reloaded and the worker's own timings are read (worker start → searchable lexically →
  *    vectors loaded), plus navigation → library shown in the page. The first reload after
  *    seeding rebuilds BM25 from the chunks (and stores it); later ones read the stored index.
+ *    IndexedDB's size (`navigator.storage.estimate()`) after seeding and after the reloads.
+ *    Then the same library written as schema v3 stored it (every chunk also as its own record)
+ *    into a fresh profile, opened by the app: the v3 → v4 migration's time, and the size before
+ *    and after it.
  * 2. Optionally (`--startup-node`) Node with fake-indexeddb (a pure-JS IndexedDB: a poor proxy
  *    for a browser's, which reads from disk through another process). Side by side in one run,
  *    the two ways to make the library searchable lexically at startup:
@@ -28,12 +32,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { Browser } from 'playwright-core';
 import type { DocumentRecord, VectorRecord } from '../core/library-format';
 import type { Chunk } from '../core/types';
 import { fnv1a64 } from '../core/util/hash';
 import { Library } from '../storage/library';
 import { Engine } from '../worker/engine';
 import { mulberry32 } from '../core/util/prng';
+import { CHROMIUM_PATH } from '../node/chromium';
 
 export interface StartupOptions {
   /** Library sizes in chunks (one fresh browser profile each). */
@@ -167,6 +173,9 @@ function randomVectors(rows: number, dim: number, seed: number): Float32Array {
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 const fmt = (ms: number): string => `${ms.toFixed(0).padStart(6)} ms`;
+/** A figure of the results: milliseconds, except the `storage MiB: …` ones. */
+const fmtRow = (key: string, v: number): string =>
+  key.startsWith('storage MiB') ? `${v.toFixed(1).padStart(6)} MiB` : fmt(v);
 
 async function benchNode(args: Args, fx: Fixture): Promise<Record<string, number>> {
   const name = `bench-startup-${Date.now()}`;
@@ -250,9 +259,10 @@ async function benchNode(args: Args, fx: Fixture): Promise<Record<string, number
 /**
  * Page-side code as source text: tsx would wrap functions passed to `page.evaluate` in helpers
  * that do not exist in the page. Writes one document with its chunks and seeded vectors in one
- * transaction, as the app's schema has them (per-chunk records and the document's chunk set).
+ * transaction, as the app's schema (v4) has them: the document's chunk set is its chunks' one
+ * record; with `v3`, also one record per chunk in the `chunks` store, as schema v3 wrote them.
  */
-const SEED_IN_PAGE = `async ({ doc, chunks, dim, seed }) => {
+const SEED_IN_PAGE = `async ({ doc, chunks, dim, seed, v3 }) => {
   let a = seed >>> 0;
   const rand = () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -268,15 +278,40 @@ const SEED_IN_PAGE = `async ({ doc, chunks, dim, seed }) => {
     r.onsuccess = () => res(r.result);
     r.onerror = () => rej(r.error);
   });
-  const tx = db.transaction(['documents', 'chunks', 'chunkSets', 'vectors'], 'readwrite');
+  const tx = db.transaction(['documents', 'chunkSets', 'vectors', ...(v3 ? ['chunks'] : [])], 'readwrite');
   tx.objectStore('documents').put(doc);
-  for (const c of chunks) tx.objectStore('chunks').put(c);
+  if (v3) for (const c of chunks) tx.objectStore('chunks').put(c);
   tx.objectStore('chunkSets').put({ docId: doc.id, docAddedAt: doc.addedAt, chunks });
   tx.objectStore('vectors').put({ docId: doc.id, embedderId: 'use-lite-512@bench', dim, encoding: 'f32',
     chunkIds: chunks.map((c) => c.id), data, docAddedAt: doc.addedAt });
   await new Promise((res, rej) => { tx.oncomplete = () => res(); tx.onabort = () => rej(tx.error); });
   db.close();
 }`;
+
+/** Creates the app's database as schema v3 had it (`migrate` in src/storage/db.ts up to 3), empty. */
+const CREATE_V3_IN_PAGE = `new Promise((res, rej) => {
+  const r = indexedDB.open('evident', 3);
+  r.onupgradeneeded = () => {
+    const db = r.result;
+    db.createObjectStore('documents', { keyPath: 'id' }).createIndex('by-hash', 'bytesHash');
+    db.createObjectStore('chunks', { keyPath: 'id' }).createIndex('by-doc', 'docId');
+    db.createObjectStore('vectors', { keyPath: 'docId' });
+    db.createObjectStore('lexical');
+    db.createObjectStore('settings');
+    db.createObjectStore('priors');
+    db.createObjectStore('feedback', { keyPath: 'id', autoIncrement: true }).createIndex('by-doc', 'docId');
+    db.createObjectStore('ingestQueue', { keyPath: 'seq', autoIncrement: true });
+    db.createObjectStore('chunkSets', { keyPath: 'docId' });
+  };
+  r.onsuccess = () => { r.result.close(); res(r.result.version); };
+  r.onerror = () => rej(r.error);
+})`;
+
+/**
+ * What the origin's IndexedDB takes (`navigator.storage.estimate()`'s `usageDetails.indexedDB`,
+ * Chromium; the whole origin's usage elsewhere), in bytes.
+ */
+const IDB_USAGE_IN_PAGE = `navigator.storage.estimate().then((e) => e.usageDetails?.indexedDB ?? e.usage ?? 0)`;
 
 /** Resolves with the page's clock (ms since navigation) when the library is shown from storage. */
 const SHOWN_IN_PAGE = `new Promise((res) => {
@@ -342,10 +377,11 @@ async function benchChromium(
     await page.locator('[data-testid="library"][data-source="ingested"]').waitFor({ timeout: 300_000 });
     const t0 = performance.now();
     for (const [d, doc] of fx.documents.entries()) {
-      const arg = { doc, chunks: fx.chunks[d] as Chunk[], dim: args.dim, seed: d + 1 };
+      const arg = { doc, chunks: fx.chunks[d] as Chunk[], dim: args.dim, seed: d + 1, v3: false };
       await page.evaluate(`(${SEED_IN_PAGE})(${JSON.stringify(arg)})`);
     }
     const seedMs = performance.now() - t0;
+    const usageSeeded = Number(await page.evaluate(IDB_USAGE_IN_PAGE));
     const rows: Record<string, number[]> = {};
     const add = (k: string, v: number): void => void (rows[k] ??= []).push(v);
     // One more reload than runs: the first rebuilds BM25 from the chunks (and stores it), the
@@ -369,9 +405,55 @@ async function benchChromium(
     }
     const out: Record<string, number> = { 'seed (page writes, one tx per document)': seedMs };
     for (const [k, v] of Object.entries(rows)) out[k] = median(v);
+    // Storage is reported in MiB under keys that say so (the rest are milliseconds).
+    out['storage MiB: IndexedDB after seeding'] = usageSeeded / 2 ** 20;
+    out['storage MiB: IndexedDB after the reloads'] = Number(await page.evaluate(IDB_USAGE_IN_PAGE)) / 2 ** 20;
+    Object.assign(out, await benchMigration(browser, args, fx, url));
     return out;
   } finally {
     await browser.close();
+  }
+}
+
+/**
+ * The same library written as schema v3 stored it (every chunk twice: its own record and its
+ * document's chunk set) in a fresh profile, before the app's first visit; then the app opens it,
+ * migrating to v4 (`src/storage/db.ts`), and is reloaded once more.
+ */
+async function benchMigration(browser: Browser, args: Args, fx: Fixture, url: string): Promise<Record<string, number>> {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    // A page of the app's origin that does not start the app (nor register the service worker).
+    await page.goto(new URL('sw.js', url).href);
+    if (Number(await page.evaluate(CREATE_V3_IN_PAGE)) !== 3) throw new Error('could not create a v3 database');
+    for (const [d, doc] of fx.documents.entries()) {
+      const arg = { doc, chunks: fx.chunks[d] as Chunk[], dim: args.dim, seed: d + 1, v3: true };
+      await page.evaluate(`(${SEED_IN_PAGE})(${JSON.stringify(arg)})`);
+    }
+    const usageV3 = Number(await page.evaluate(IDB_USAGE_IN_PAGE));
+    await page.goto(url);
+    const lib = page.getByTestId('library');
+    await page.locator('[data-testid="library"][data-state="ready"]').waitFor({ timeout: 300_000 });
+    const openMs = Number(await lib.getAttribute('data-open-ms'));
+    const chunks = Number(await lib.getAttribute('data-chunks'));
+    if (chunks < args.chunks)
+      throw new Error(`after migrating, the app shows ${chunks} chunks, expected ${args.chunks}`);
+    await page.locator('[data-testid="model-status"][data-state="ready"]').waitFor({ timeout: 300_000 });
+    await page.locator('[data-testid="library"][data-source="ingested"]').waitFor({ timeout: 300_000 });
+    await page.reload();
+    await page
+      .locator('[data-testid="library"][data-state="ready"][data-source="stored"]')
+      .waitFor({ timeout: 300_000 });
+    return {
+      '[v3 library] worker: open database, migrating to v4': openMs,
+      '[v3 library, migrated] worker: open database': Number(await lib.getAttribute('data-open-ms')),
+      'storage MiB: IndexedDB of the v3 library': usageV3 / 2 ** 20,
+      'storage MiB: IndexedDB after migrating to v4 and a reload':
+        Number(await page.evaluate(IDB_USAGE_IN_PAGE)) / 2 ** 20,
+    };
+  } finally {
+    await context.close();
   }
 }
 
@@ -392,7 +474,7 @@ export async function runStartup(
     if (!Number.isInteger(n) || n < 1)
       throw new Error('bench --startup: sizes, chunks per document and runs must be positive integers.');
   }
-  const chromiumPath = process.env.EVIDENT_CHROMIUM || '/usr/bin/chromium';
+  const chromiumPath = CHROMIUM_PATH;
   const chromiumMissing =
     opts.chromium && !existsSync(chromiumPath) ? `${chromiumPath} is missing: Chromium part skipped` : null;
   const app = opts.chromium && !chromiumMissing ? await serveApp() : null;
@@ -419,7 +501,7 @@ export async function runStartup(
       } else if (app) {
         result.chromium = await benchChromium(args, fx, app.url, chromiumPath);
         log('Chromium (production build, real IndexedDB on disk):');
-        for (const [k, v] of Object.entries(result.chromium)) log(`  ${k.padEnd(54)} ${fmt(v)}`);
+        for (const [k, v] of Object.entries(result.chromium)) log(`  ${k.padEnd(54)} ${fmtRow(k, v)}`);
       }
       results.push(result);
     }

@@ -1,15 +1,27 @@
 import 'fake-indexeddb/auto';
 import { openDB } from 'idb';
 import { describe, expect, it } from 'vitest';
-import { migrate, isQuotaError, openEvidentDb, toStorageError, writeTx, type Db } from './db';
-import { DB_VERSION, type EvidentDB } from './schema';
+import { decodeLibrary } from '../core/library-format';
+import type { Chunk } from '../core/types';
+import { fnv1a64 } from '../core/util/hash';
+import {
+  migrate,
+  isQuotaError,
+  openEvidentDb,
+  toStorageError,
+  writeTx,
+  type AnyVersionDB,
+  type AnyVersionDb,
+} from './db';
+import { Library } from './library';
+import { DB_VERSION } from './schema';
 
 let n = 0;
 const uniqueName = (): string => `evident-db-test-${n++}`;
 
 /** Builds a database exactly as schema version `version` did, with `migrate`'s steps up to it. */
-async function openAtVersion(name: string, version: number): Promise<Db> {
-  return openDB<EvidentDB>(name, version, {
+async function openAtVersion(name: string, version: number): Promise<AnyVersionDb> {
+  return openDB<AnyVersionDB>(name, version, {
     upgrade(db, oldVersion, _new, tx) {
       void migrate(db, oldVersion, version, tx);
     },
@@ -21,21 +33,10 @@ describe('schema migrations', () => {
     const db = await openEvidentDb({ name: uniqueName() });
     expect(db.version).toBe(DB_VERSION);
     expect([...db.objectStoreNames].sort()).toEqual(
-      [
-        'chunkSets',
-        'chunks',
-        'documents',
-        'feedback',
-        'ingestQueue',
-        'lexical',
-        'priors',
-        'settings',
-        'vectors',
-      ].sort(),
+      ['chunkSets', 'documents', 'feedback', 'ingestQueue', 'lexical', 'priors', 'settings', 'vectors'].sort(),
     );
-    const tx = db.transaction(['documents', 'chunks', 'feedback'], 'readonly');
+    const tx = db.transaction(['documents', 'feedback'], 'readonly');
     expect([...tx.objectStore('documents').indexNames]).toEqual(['by-hash']);
-    expect([...tx.objectStore('chunks').indexNames]).toEqual(['by-doc']);
     expect([...tx.objectStore('feedback').indexNames]).toEqual(['by-doc']);
     db.close();
   });
@@ -46,7 +47,7 @@ describe('schema migrations', () => {
     expect([...v1.objectStoreNames]).not.toContain('ingestQueue');
     expect([...v1.objectStoreNames]).not.toContain('feedback');
     // Records as v1 wrote them: no vectorState / updatedAt on documents, no docAddedAt / encoding on vectors.
-    const raw = v1 as unknown as Db;
+    const raw = v1;
     const docBase = {
       title: 'Remote Work Policy',
       sourceType: 'internal_policy',
@@ -91,9 +92,9 @@ describe('schema migrations', () => {
     const full = await db.get('vectors', 'full');
     expect(full).toMatchObject({ encoding: 'f32', docAddedAt: 10, chunkIds: ['full#0', 'full#1'] });
     expect(Array.from(full!.data)).toEqual([1, 0, 0, 1]);
-    expect(await db.getAllKeysFromIndex('chunks', 'by-doc', 'full')).toEqual(['full#0', 'full#1']);
+    expect([...db.objectStoreNames]).not.toContain('chunks');
     expect(await db.get('settings', 'demoInstalled')).toBe(true);
-    // v3: each document's chunks as one record, from the chunks v1 stored.
+    // v3/v4: each document's chunks as one record (the only copy), from the chunks v1 stored.
     expect(await db.getAll('chunkSets')).toEqual([
       {
         docId: 'full',
@@ -123,7 +124,7 @@ describe('schema migrations', () => {
     const name = uniqueName();
     const v2 = await openAtVersion(name, 2);
     expect([...v2.objectStoreNames]).not.toContain('chunkSets');
-    const raw = v2 as unknown as Db;
+    const raw = v2;
     const doc = (id: string, addedAt: number, chunkCount: number): never =>
       ({
         id,
@@ -149,7 +150,7 @@ describe('schema migrations', () => {
       // Ordinals 0…11: stored by id, "a#10" sorts before "a#2".
       ...Array.from({ length: 12 }, (_, i) => tx.objectStore('chunks').put(chunk('a', i))),
       tx.objectStore('chunks').put(chunk('b', 0)),
-      // A chunk whose document is gone (never written by Evident) stays where it is, in no set.
+      // A chunk whose document is gone (never written by Evident) is in no set, and goes with `chunks` (v4).
       tx.objectStore('chunks').put(chunk('gone', 0)),
       tx.objectStore('feedback').add({ docId: 'a', chunkId: 'a#0', kind: 'helpful', at: 1 } as never),
       tx.done,
@@ -163,9 +164,123 @@ describe('schema migrations', () => {
       ['a', 5, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]],
       ['b', 6, [0]],
     ]);
-    expect(sets[0]!.chunks[3]).toEqual(await db.get('chunks', 'a#3'));
-    expect(await db.count('chunks')).toBe(14);
+    expect(sets[0]!.chunks[3]).toEqual(chunk('a', 3));
+    expect([...db.objectStoreNames]).not.toContain('chunks');
     expect(await db.count('feedback')).toBe(1);
+    db.close();
+  });
+
+  it('upgrades a v3 database to v4: the chunk sets become the only copy, nothing is lost', async () => {
+    const name = uniqueName();
+    const v3 = await openAtVersion(name, 3);
+    expect([...v3.objectStoreNames]).toContain('chunks');
+    const doc = (id: string, addedAt: number, chunkCount: number): never =>
+      ({
+        id,
+        title: `Doc ${id}`,
+        sourceType: 'internal_policy',
+        status: 'current',
+        fileName: `${id}.md`,
+        format: 'markdown',
+        size: 1,
+        bytesHash: id.repeat(64).slice(0, 64),
+        addedAt,
+        updatedAt: addedAt,
+        chunkCount,
+        pageCount: null,
+        vectorState: 'complete',
+      }) as never;
+    /** A chunk as v3 wrote it, valid for the export format (offsets, links, hash). */
+    const chunk = (docId: string, ordinal: number, count: number, text = `${docId} passage ${ordinal}`): Chunk => ({
+      id: `${docId}#${ordinal}`,
+      docId,
+      ordinal,
+      text,
+      headings: ['Policy'],
+      start: ordinal * 100,
+      end: ordinal * 100 + text.length,
+      prevId: ordinal > 0 ? `${docId}#${ordinal - 1}` : null,
+      nextId: ordinal < count - 1 ? `${docId}#${ordinal + 1}` : null,
+      hash: fnv1a64(text),
+      tokens: 3,
+    });
+    const chunksOf = (docId: string, count: number): Chunk[] =>
+      Array.from({ length: count }, (_, i) => chunk(docId, i, count));
+    // a: set in step (what v3 always wrote); b: set missing; c: set of an older version;
+    // d: set shorter than the document; e: no chunks at all.
+    const docs = [doc('a', 10, 12), doc('b', 11, 2), doc('c', 12, 3), doc('d', 13, 4), doc('e', 14, 0)];
+    const perChunk = [...chunksOf('a', 12), ...chunksOf('b', 2), ...chunksOf('c', 3), ...chunksOf('d', 4)];
+    const vectors = {
+      docId: 'a',
+      embedderId: 'm',
+      dim: 2,
+      encoding: 'f32',
+      chunkIds: chunksOf('a', 12).map((c) => c.id),
+      data: Float32Array.from({ length: 24 }, (_, i) => i / 8),
+      docAddedAt: 10,
+    } as const;
+    const tx = v3.transaction(
+      ['documents', 'chunks', 'chunkSets', 'vectors', 'feedback', 'settings', 'lexical', 'ingestQueue'],
+      'readwrite',
+    );
+    await Promise.all([
+      ...docs.map((d) => tx.objectStore('documents').put(d)),
+      ...perChunk.map((c) => tx.objectStore('chunks').put(c)),
+      tx.objectStore('chunkSets').put({ docId: 'a', docAddedAt: 10, chunks: chunksOf('a', 12) }),
+      tx.objectStore('chunkSets').put({
+        docId: 'c',
+        docAddedAt: 2,
+        chunks: chunksOf('c', 3).map((c) => ({ ...c, text: 'old version' })),
+      }),
+      tx.objectStore('chunkSets').put({ docId: 'd', docAddedAt: 13, chunks: chunksOf('d', 2) }),
+      tx.objectStore('chunkSets').put({ docId: 'gone', docAddedAt: 1, chunks: chunksOf('gone', 1) }),
+      tx.objectStore('chunkSets').put({ docId: 'e', docAddedAt: 14, chunks: [] }),
+      tx.objectStore('vectors').put(vectors),
+      tx.objectStore('feedback').add({ docId: 'c', chunkId: 'c#1', sourceType: 'blog', verdict: 'helpful', at: 1 }),
+      tx.objectStore('settings').put(41, 'libraryVersion'),
+      tx.objectStore('lexical').put({ fingerprint: 'f', index: { stored: true } as never }, 'bm25'),
+      tx.objectStore('ingestQueue').add({
+        docId: 'q',
+        title: 'Q',
+        fileName: 'q.txt',
+        source: { kind: 'text', text: 'queued text', format: 'text' },
+        queuedAt: 1,
+      }),
+      tx.done,
+    ]);
+    v3.close();
+
+    // The new code opens it: the migration runs, then the library loads and exports as before.
+    const lib = await Library.open({ name });
+    const text = await lib.loadText();
+    const byId = (x: Chunk, y: Chunk): number => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0);
+    // What v3's startup read: the in-step set for a, the per-chunk records for the others.
+    expect([...text.chunks].sort(byId)).toEqual([...perChunk].sort(byId));
+    expect(text.documents).toEqual(docs);
+    expect(text.settings.libraryVersion).toBe(41);
+    expect(text.queued).toBe(1);
+    const [stored] = await lib.loadVectors();
+    expect(stored).toMatchObject({ docId: 'a', chunkIds: vectors.chunkIds, docAddedAt: 10 });
+    expect(Array.from(stored!.data)).toEqual(Array.from(vectors.data));
+    expect((await lib.loadLexical())?.fingerprint).toBe('f');
+    expect(await lib.feedback('c')).toMatchObject([{ chunkId: 'c#1', verdict: 'helpful' }]);
+    const exported = decodeLibrary(await lib.exportLibrary());
+    expect(exported.documents.map((d) => d.id)).toEqual(['a', 'b', 'c', 'd', 'e']);
+    expect([...exported.chunks].sort(byId)).toEqual([...perChunk].sort(byId));
+    lib.close();
+
+    const db = await openEvidentDb({ name });
+    expect(db.version).toBe(4);
+    expect([...db.objectStoreNames]).not.toContain('chunks');
+    const sets = await db.getAll('chunkSets');
+    expect(sets.map((x) => [x.docId, x.docAddedAt, x.chunks.map((c) => c.ordinal)])).toEqual([
+      ['a', 10, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]],
+      ['b', 11, [0, 1]],
+      ['c', 12, [0, 1, 2]],
+      ['d', 13, [0, 1, 2, 3]],
+      ['e', 14, []],
+    ]);
+    expect(sets[2]!.chunks.map((c) => c.text)).toEqual(['c passage 0', 'c passage 1', 'c passage 2']);
     db.close();
   });
 

@@ -6,10 +6,25 @@
 import { openDB, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
 import { EvidentError } from '../core/errors';
 import { vectorStateOf } from '../core/library-format';
+import type { Chunk } from '../core/types';
 import { DB_NAME, DB_VERSION, type EvidentDB } from './schema';
 
 export type Db = IDBPDatabase<EvidentDB>;
-type UpgradeTx = IDBPTransaction<EvidentDB, StoreNames<EvidentDB>[], 'versionchange'>;
+
+/**
+ * Every store any version had: the current ones and v1–v3's per-chunk `chunks` store (keyed by
+ * chunk id, index `by-doc`), which v4 removes. Migrations (and tests that build an old database)
+ * work on this schema.
+ */
+export interface AnyVersionDB extends EvidentDB {
+  chunks: {
+    key: string;
+    value: Chunk;
+    indexes: { 'by-doc': string };
+  };
+}
+export type AnyVersionDb = IDBPDatabase<AnyVersionDB>;
+type UpgradeTx = IDBPTransaction<AnyVersionDB, StoreNames<AnyVersionDB>[], 'versionchange'>;
 
 /** A v1 document: no `vectorState`, no `updatedAt` (v2 derives them). */
 interface V1Document {
@@ -34,10 +49,19 @@ interface V1Vectors {
  *   (derived from their vector rows) and `updatedAt`; vector segments gain `docAddedAt` and `encoding`.
  * - v3: chunk sets (one record per document with all its chunks, read at startup), filled from
  *   the chunks already stored.
+ * - v4: the chunk sets become the only copy of the chunks: a document whose set does not match
+ *   it (v3 read those from `chunks` at startup) gets its set rebuilt from its per-chunk records,
+ *   sets of no document are dropped, then the `chunks` store is deleted. The one step that
+ *   removes a store: its data lives on in the sets, as v3 read it.
  *
  * Exported with a target version so tests can build a database exactly as an older version did.
  */
-export async function migrate(db: Db, oldVersion: number, targetVersion: number, tx: UpgradeTx): Promise<void> {
+export async function migrate(
+  db: AnyVersionDb,
+  oldVersion: number,
+  targetVersion: number,
+  tx: UpgradeTx,
+): Promise<void> {
   if (oldVersion < 1 && targetVersion >= 1) {
     db.createObjectStore('documents', { keyPath: 'id' });
     db.createObjectStore('chunks', { keyPath: 'id' }).createIndex('by-doc', 'docId');
@@ -82,6 +106,30 @@ export async function migrate(db: Db, oldVersion: number, targetVersion: number,
     }
     await Promise.all(writes);
   }
+  if (oldVersion < 4 && targetVersion >= 4) {
+    const sets = tx.objectStore('chunkSets');
+    const byDoc = tx.objectStore('chunks').index('by-doc');
+    const docs = new Map<string, { addedAt: number; chunkCount: number }>();
+    for (let cursor = await tx.objectStore('documents').openCursor(); cursor; cursor = await cursor.continue()) {
+      docs.set(cursor.value.id, { addedAt: cursor.value.addedAt, chunkCount: cursor.value.chunkCount });
+    }
+    const writes: Promise<unknown>[] = [];
+    const kept = new Set<string>();
+    for (let cursor = await sets.openCursor(); cursor; cursor = await cursor.continue()) {
+      const doc = docs.get(cursor.value.docId);
+      const matches = doc && cursor.value.docAddedAt === doc.addedAt && cursor.value.chunks.length === doc.chunkCount;
+      if (matches) kept.add(cursor.value.docId);
+      else if (!doc) writes.push(cursor.delete());
+    }
+    // Rebuilt exactly as v3's startup read them: the document's per-chunk records, by ordinal.
+    for (const [docId, doc] of docs) {
+      if (kept.has(docId)) continue;
+      const chunks = (await byDoc.getAll(docId)).sort((a, b) => a.ordinal - b.ordinal);
+      writes.push(sets.put({ docId, docAddedAt: doc.addedAt, chunks }));
+    }
+    await Promise.all(writes);
+    db.deleteObjectStore('chunks');
+  }
 }
 
 export interface OpenOptions {
@@ -101,7 +149,8 @@ export async function openEvidentDb(options: OpenOptions = {}): Promise<Db> {
   let failed: unknown = null;
   const db = await openDB<EvidentDB>(options.name ?? DB_NAME, DB_VERSION, {
     upgrade(database, oldVersion, _newVersion, transaction) {
-      migrate(database, oldVersion, DB_VERSION, transaction).catch((err: unknown) => {
+      const anyVersion = database as unknown as AnyVersionDb;
+      migrate(anyVersion, oldVersion, DB_VERSION, transaction as unknown as UpgradeTx).catch((err: unknown) => {
         // A failed step must not leave a half-migrated schema: abort the version change.
         failed = err;
         try {

@@ -107,50 +107,51 @@ describe('Library', () => {
     lib.close();
   });
 
-  it('keeps one chunk set per document in step with every write, and reads startup chunks from it', async () => {
+  it('keeps one chunk set per document, the only copy of its chunks, in step with every write', async () => {
     const name = `evident-lib-test-${n++}`;
     const lib = await Library.open({ name });
     const raw = await openDB<EvidentDB>(name);
+    expect([...raw.objectStoreNames]).not.toContain('chunks');
     const byId = (a: Chunk, b: Chunk): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-    /** Each set against the per-chunk records of its document. */
-    const setsMatchChunks = async (): Promise<string[]> => {
+    /** Each stored set against its document and the chunks last written for it; returns the set ids. */
+    const setsMatch = async (expected: Record<string, Chunk[]>): Promise<string[]> => {
       const sets = await raw.getAll('chunkSets');
       for (const set of sets) {
         const doc = await raw.get('documents', set.docId);
         expect(set.docAddedAt).toBe(doc?.addedAt);
-        const stored = (await raw.getAllFromIndex('chunks', 'by-doc', set.docId)).sort((x, y) => x.ordinal - y.ordinal);
-        expect(set.chunks).toEqual(stored);
+        expect(set.chunks).toEqual(expected[set.docId]);
       }
+      expect(await raw.count('documents')).toBe(sets.length);
       return sets.map((x) => x.docId);
     };
     const a = record('a', 12, 1000);
     await lib.putDocument({ document: a, chunks: chunks('a', 12).reverse() });
     await lib.putDocument({ document: record('b', 2, 1001), chunks: chunks('b', 2) });
     await lib.putDocument({ document: record('b', 3, 1002), chunks: chunks('b', 3) });
-    expect(await setsMatchChunks()).toEqual(['a', 'b']);
-    expect((await raw.get('chunkSets', 'a'))!.chunks.map((c) => c.ordinal)).toEqual([
-      0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
-    ]);
+    const both = { a: chunks('a', 12), b: chunks('b', 3) };
+    expect(await setsMatch(both)).toEqual(['a', 'b']);
     const bytes = await lib.exportLibrary();
+    expect([...decodeLibrary(bytes).chunks].sort(byId)).toEqual([...both.a, ...both.b].sort(byId));
     expect(await lib.deleteDocument('a')).toBe(true);
-    expect(await setsMatchChunks()).toEqual(['b']);
+    expect(await setsMatch(both)).toEqual(['b']);
     await lib.importLibrary(bytes);
-    expect(await setsMatchChunks()).toEqual(['a', 'b']);
+    expect(await setsMatch(both)).toEqual(['a', 'b']);
     await lib.importLibrary(bytes, { mode: 'replace' });
-    expect(await setsMatchChunks()).toEqual(['a', 'b']);
-    const all = (await raw.getAll('chunks')).sort(byId);
-    expect((await lib.loadText()).chunks.sort(byId)).toEqual(all);
+    expect(await setsMatch(both)).toEqual(['a', 'b']);
+    expect((await lib.loadText()).chunks).toEqual([...both.a, ...both.b]);
 
-    // A set that is missing, stale (another version) or short: that document is read chunk by chunk.
+    // Damaged data (never written by Evident): a set missing, or of another version. Startup
+    // leaves those documents' chunks out (the engine reports them as skipped); an export refuses.
     await lib.putDocument({ document: record('c', 2, 1003), chunks: chunks('c', 2) });
     await raw.delete('chunkSets', 'a');
-    await raw.put('chunkSets', {
-      docId: 'b',
-      docAddedAt: 1,
-      chunks: chunks('b', 3).map((c) => ({ ...c, text: 'old' })),
+    await raw.put('chunkSets', { docId: 'b', docAddedAt: 1, chunks: chunks('b', 3) });
+    const loaded = await lib.loadText();
+    expect(loaded.documents.map((d) => d.id)).toEqual(['a', 'b', 'c']);
+    expect(loaded.chunks).toEqual(chunks('c', 2));
+    await expect(lib.exportLibrary()).rejects.toMatchObject({
+      code: 'cache_corrupted',
+      message: expect.stringContaining('"Doc a"'),
     });
-    await raw.put('chunkSets', { docId: 'c', docAddedAt: 1003, chunks: chunks('c', 1) });
-    expect((await lib.loadText()).chunks.sort(byId)).toEqual((await raw.getAll('chunks')).sort(byId));
     raw.close();
     lib.close();
   });
@@ -248,8 +249,8 @@ describe('Library', () => {
         queuedAt: 1,
       },
     ]);
-    // The document record and 3 chunks fit; the 4th chunk does not.
-    fillDiskAfter(4);
+    // The document record fits; its chunks (one record) do not.
+    fillDiskAfter(1);
     await expect(
       lib.putDocument({ document: record('big', 10), chunks: chunks('big', 10), dequeue: entry!.seq }),
     ).rejects.toMatchObject({
@@ -269,7 +270,8 @@ describe('Library', () => {
   it('a full disk while replacing a document keeps the earlier version whole', async () => {
     const lib = await open();
     await lib.putDocument({ document: record('a', 3, 1000), chunks: chunks('a', 3) });
-    fillDiskAfter(2);
+    // The new record fits, its chunks do not.
+    fillDiskAfter(1);
     await expect(lib.putDocument({ document: record('a', 5, 2000), chunks: chunks('a', 5) })).rejects.toMatchObject({
       code: 'storage_full',
     });

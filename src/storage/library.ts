@@ -64,7 +64,7 @@ export interface ImportSummary {
   readonly replaced: number;
 }
 
-type DocStores = ['documents', 'chunks', 'chunkSets', 'vectors', 'feedback', 'settings'];
+type DocStores = ['documents', 'chunkSets', 'vectors', 'feedback', 'settings'];
 /** Any readwrite transaction that includes the stores a helper uses (the helper names them). */
 type AnyWriteTx = { objectStore(name: never): unknown };
 
@@ -98,13 +98,11 @@ export class Library {
     try {
       return await writeTx(
         this.db,
-        ['documents', 'chunks', 'chunkSets', 'vectors', 'feedback', 'settings', 'ingestQueue'],
+        ['documents', 'chunkSets', 'vectors', 'feedback', 'settings', 'ingestQueue'],
         async (tx, keep) => {
           const replaced = (await keep(tx.objectStore('documents').get(doc.id))) !== undefined;
           if (replaced) await removeDocumentData(tx, keep, doc.id, { keepFeedback: true });
           keep(tx.objectStore('documents').put(record));
-          const chunkStore = tx.objectStore('chunks');
-          for (const c of chunks) keep(chunkStore.put(c));
           keep(tx.objectStore('chunkSets').put(chunkSetOf(doc, chunks)));
           if (vectors) keep(tx.objectStore('vectors').put(vectors));
           if (dequeue !== undefined) keep(tx.objectStore('ingestQueue').delete(dequeue));
@@ -146,7 +144,7 @@ export class Library {
 
   /** Removes a document with its chunks, vectors, feedback and per-document priors. False when absent. */
   async deleteDocument(docId: string): Promise<boolean> {
-    const stores = ['documents', 'chunks', 'chunkSets', 'vectors', 'feedback', 'settings', 'priors'] as const;
+    const stores = ['documents', 'chunkSets', 'vectors', 'feedback', 'settings', 'priors'] as const;
     return writeTx(this.db, [...stores], async (tx, keep) => {
       const doc = await keep(tx.objectStore('documents').get(docId));
       if (!doc) return false;
@@ -190,13 +188,12 @@ export class Library {
   }
 
   /**
-   * Documents, chunks and settings: enough to search lexically. One read transaction. The chunks
-   * come from the chunk sets (one record per document); a document whose set is missing or does
-   * not match it is read from the per-chunk records instead.
+   * Documents, chunks and settings: enough to search lexically. One read transaction; the chunks
+   * come from the chunk sets (one record per document), in document order.
    */
   async loadText(): Promise<LoadedText> {
     const t0 = performance.now();
-    const tx = this.db.transaction(['documents', 'chunks', 'chunkSets', 'settings', 'ingestQueue'], 'readonly');
+    const tx = this.db.transaction(['documents', 'chunkSets', 'settings', 'ingestQueue'], 'readonly');
     const settingsStore = tx.objectStore('settings');
     const [documents, sets, keys, values, queued] = await Promise.all([
       tx.objectStore('documents').getAll(),
@@ -205,17 +202,8 @@ export class Library {
       settingsStore.getAll(),
       tx.objectStore('ingestQueue').count(),
     ]);
-    const setOf = new Map(sets.map((set) => [set.docId, set]));
-    const chunks: Chunk[] = [];
-    const missing: string[] = [];
-    for (const doc of documents) {
-      const set = setOf.get(doc.id);
-      if (set && set.docAddedAt === doc.addedAt && set.chunks.length === doc.chunkCount) chunks.push(...set.chunks);
-      else missing.push(doc.id);
-    }
-    const byDoc = tx.objectStore('chunks').index('by-doc');
-    for (const list of await Promise.all(missing.map((id) => byDoc.getAll(id)))) chunks.push(...list);
     await tx.done;
+    const chunks = chunksOfDocuments(documents, sets, 'skip');
     const settings: Record<string, unknown> = {};
     keys.forEach((k, i) => (settings[k] = values[i]));
     return { documents, chunks, settings: settings as Partial<Settings>, queued, ms: performance.now() - t0 };
@@ -334,15 +322,16 @@ export class Library {
 
   /** The whole library as one export file (read in one transaction, then encoded). */
   async exportLibrary(): Promise<Uint8Array> {
-    const tx = this.db.transaction(['documents', 'chunks', 'vectors', 'priors', 'feedback'], 'readonly');
-    const [documents, chunks, vectors, priors, feedback] = await Promise.all([
+    const tx = this.db.transaction(['documents', 'chunkSets', 'vectors', 'priors', 'feedback'], 'readonly');
+    const [documents, sets, vectors, priors, feedback] = await Promise.all([
       tx.objectStore('documents').getAll(),
-      tx.objectStore('chunks').getAll(),
+      tx.objectStore('chunkSets').getAll(),
       tx.objectStore('vectors').getAll(),
       tx.objectStore('priors').get('state'),
       tx.objectStore('feedback').getAll(),
       tx.done,
     ]);
+    const chunks = chunksOfDocuments(documents, sets, 'throw');
     const snapshot: LibrarySnapshot = { documents, chunks, vectors, priors: priors ?? null, feedback };
     return encodeLibrary(snapshot);
   }
@@ -363,11 +352,11 @@ export class Library {
     try {
       return await writeTx(
         this.db,
-        ['documents', 'chunks', 'chunkSets', 'vectors', 'feedback', 'settings', 'priors', 'lexical'],
+        ['documents', 'chunkSets', 'vectors', 'feedback', 'settings', 'priors', 'lexical'],
         async (tx, keep) => {
           let replaced = 0;
           if (mode === 'replace') {
-            const stores = ['documents', 'chunks', 'chunkSets', 'vectors', 'feedback', 'priors', 'lexical'] as const;
+            const stores = ['documents', 'chunkSets', 'vectors', 'feedback', 'priors', 'lexical'] as const;
             for (const store of stores) {
               keep(tx.objectStore(store).clear());
             }
@@ -379,7 +368,6 @@ export class Library {
             }
           }
           for (const d of snap.documents) keep(tx.objectStore('documents').put(d));
-          for (const c of snap.chunks) keep(tx.objectStore('chunks').put(c));
           const chunksOf = new Map<string, Chunk[]>();
           for (const c of snap.chunks) {
             const list = chunksOf.get(c.docId);
@@ -419,9 +407,6 @@ async function removeDocumentData(
   opts: { keepFeedback: boolean },
 ): Promise<void> {
   const t = tx as unknown as WriteTx<DocStores>;
-  const chunks = t.objectStore('chunks');
-  const keys = await keep(chunks.index('by-doc').getAllKeys(docId));
-  for (const k of keys) keep(chunks.delete(k));
   keep(t.objectStore('chunkSets').delete(docId));
   keep(t.objectStore('vectors').delete(docId));
   keep(t.objectStore('documents').delete(docId));
@@ -431,7 +416,35 @@ async function removeDocumentData(
   }
 }
 
-/** A document's chunks as its one startup record, by ordinal. */
+/**
+ * Every chunk of `documents`, document by document, each in reading order. A set that is missing
+ * or belongs to another version cannot come from Evident (a document and its set are written and
+ * deleted in one transaction). Startup (`skip`) leaves that document's chunks out, and the engine
+ * reports it as skipped; an export (`throw`) refuses with `cache_corrupted` rather than write a
+ * file its own import would reject.
+ */
+function chunksOfDocuments(
+  documents: readonly DocumentRecord[],
+  sets: readonly ChunkSet[],
+  damaged: 'skip' | 'throw',
+): Chunk[] {
+  const setOf = new Map(sets.map((set) => [set.docId, set]));
+  const chunks: Chunk[] = [];
+  for (const doc of documents) {
+    const set = setOf.get(doc.id);
+    if (set && set.docAddedAt === doc.addedAt && set.chunks.length === doc.chunkCount) chunks.push(...set.chunks);
+    else if (damaged === 'throw') {
+      throw new EvidentError(
+        'cache_corrupted',
+        `The stored passages of "${doc.title}" do not match the document (damaged library data), so the ` +
+          'library cannot be exported whole. Remove that document and add it again, then export.',
+      );
+    }
+  }
+  return chunks;
+}
+
+/** A document's chunks as its one record, by ordinal. */
 function chunkSetOf(doc: DocumentRecord, chunks: readonly Chunk[]): ChunkSet {
   return { docId: doc.id, docAddedAt: doc.addedAt, chunks: [...chunks].sort((a, b) => a.ordinal - b.ordinal) };
 }

@@ -12,7 +12,7 @@ import type { Chunk, DocStatus, SourceType } from '../core/types';
 export const DB_NAME = 'evident';
 
 /** Current schema version; `db.ts` has one migration step per version. */
-export const DB_VERSION = 3;
+export const DB_VERSION = 4;
 
 /** User settings and library flags, one record per key. */
 export interface Settings {
@@ -50,11 +50,12 @@ export interface LexicalRecord {
 }
 
 /**
- * A document's chunks as one record (v3), written in the same transaction as the per-chunk
- * records and read at startup instead of them: IndexedDB pays per record, so reading 100k chunks
- * as 1,000 records is several times faster than as 100k (see DESIGN.md, Storage). The `chunks`
- * store stays the record of each chunk (export, tests, per-document reads); a set that is missing
- * or does not match its document (`docAddedAt`, count) is read from it instead.
+ * A document's chunks as one record: the only copy of chunk texts (v4). IndexedDB pays per
+ * record, so reading 100k chunks as 1,000 records at startup is several times faster than as
+ * 100k (see DESIGN.md, Storage); nothing reads one chunk on its own (search, previews and
+ * neighbours come from the worker's memory), and a document is always written and deleted
+ * whole. Written in the transaction that writes its document; v3 kept a per-chunk `chunks`
+ * store beside it (a second copy of every text), which v4 folds into the sets and drops.
  */
 export interface ChunkSet {
   readonly docId: string;
@@ -97,12 +98,7 @@ export interface EvidentDB extends DBSchema {
     /** v2: finds a file that is already in the library. */
     indexes: { 'by-hash': string };
   };
-  chunks: {
-    key: string;
-    value: Chunk;
-    indexes: { 'by-doc': string };
-  };
-  /** v3: one record per document, keyed by document id (`ChunkSet`). */
+  /** v3: one record per document, keyed by document id (`ChunkSet`); since v4 the only store of chunks. */
   chunkSets: {
     key: string;
     value: ChunkSet;
@@ -140,4 +136,4 @@ export interface EvidentDB extends DBSchema {
 }
 
 export type StoreName =
-  'documents' | 'chunks' | 'chunkSets' | 'vectors' | 'lexical' | 'settings' | 'priors' | 'feedback' | 'ingestQueue';
+  'documents' | 'chunkSets' | 'vectors' | 'lexical' | 'settings' | 'priors' | 'feedback' | 'ingestQueue';

@@ -1,8 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { cacheName, isPrecached, routeRequest, staleCaches, withIsolationHeaders, type Route } from './precache';
+import {
+  FILE_HASH_HEADER,
+  MODEL_CACHE,
+  cacheName,
+  isCurrentEntry,
+  isPrecached,
+  isRuntimeCached,
+  isStorable,
+  manifestLookup,
+  routeRequest,
+  staleCaches,
+  staleRuntimeEntries,
+  withFileHash,
+  withIsolationHeaders,
+  type Route,
+} from './precache';
 
 describe('isPrecached', () => {
-  it('keeps the shell, bundles, the embedded model, the WASM runtimes and pdf.js assets', () => {
+  it('keeps what the Embedded profile needs: shell, bundles, the embedded model, TF.js WASM, pdf.js assets', () => {
     for (const path of [
       'index.html',
       'assets/index-abc.js',
@@ -13,16 +28,16 @@ describe('isPrecached', () => {
       'models/use-lite/group1-shard1of7',
       'models/use-lite/manifest.json',
       'vendor/tfjs/tfjs-backend-wasm-simd.wasm',
-      'vendor/ort/ort-wasm-simd-threaded.asyncify.wasm',
-      'vendor/ort/ort-wasm-simd-threaded.asyncify.mjs',
       'vendor/pdfjs/cmaps/Adobe-Japan1-UCS2.bcmap',
       'vendor/pdfjs/standard_fonts/FoxitSans.pfb',
     ])
       expect(isPrecached(path), path).toBe(true);
   });
 
-  it('leaves out other models, Vite copies of WASM files, maps, dotfiles, host files and the service worker', () => {
+  it('leaves out onnxruntime-web, other models, Vite copies of WASM files, maps, dotfiles, host files and the service worker', () => {
     for (const path of [
+      'vendor/ort/ort-wasm-simd-threaded.asyncify.wasm',
+      'vendor/ort/ort-wasm-simd-threaded.asyncify.mjs',
       'sw.js',
       '_headers',
       '_redirects',
@@ -38,11 +53,47 @@ describe('isPrecached', () => {
   });
 });
 
+describe('isRuntimeCached', () => {
+  it('caches onnxruntime-web and the models other than the embedded one on first use', () => {
+    for (const path of [
+      'vendor/ort/ort-wasm-simd-threaded.asyncify.wasm',
+      'vendor/ort/ort-wasm-simd-threaded.asyncify.mjs',
+      'models/tiny/encoder/onnx/model.onnx',
+      'models/Xenova/bge-small-en-v1.5/onnx/model_quantized.onnx',
+      'models/manifest.json',
+    ])
+      expect(isRuntimeCached(path), path).toBe(true);
+  });
+
+  it('not what is precached, nor files neither cache serves', () => {
+    for (const path of [
+      'index.html',
+      'assets/index-abc.js',
+      'models/use-lite/model.json',
+      'vendor/tfjs/tfjs-backend-wasm-simd.wasm',
+      'assets/ort-wasm-simd-threaded.asyncify-abc.wasm',
+      'vendor/ort/ort.mjs.map',
+      'models/.cache/x',
+      'sw.js',
+    ])
+      expect(isRuntimeCached(path), path).toBe(false);
+  });
+
+  it('shares the cache Transformers.js reads first (its env.cacheKey)', async () => {
+    const { env } = await import('@huggingface/transformers');
+    expect(MODEL_CACHE).toBe(env.cacheKey);
+  });
+});
+
 describe('routeRequest', () => {
   const scope = new URL('https://example.org/evident/');
-  const precached = new Set(['index.html', 'assets/index-abc.js', 'models/use-lite/group1-shard1of7']);
+  const files = manifestLookup({
+    version: 'v',
+    files: ['index.html', 'assets/index-abc.js', 'models/use-lite/group1-shard1of7'],
+    runtime: { 'vendor/ort/ort-wasm-simd-threaded.asyncify.wasm': '0123456789abcdef', 'models/tiny/a b.json': 'ff' },
+  });
   const route = (url: string, extra: Partial<{ method: string; mode: string; range: boolean }> = {}): Route =>
-    routeRequest({ url, method: 'GET', mode: 'cors', range: false, ...extra }, scope, precached);
+    routeRequest({ url, method: 'GET', mode: 'cors', range: false, ...extra }, scope, files);
 
   it('answers navigations under the scope, and precached files by their path under the base', () => {
     expect(route('https://example.org/evident/', { mode: 'navigate' })).toEqual({ kind: 'navigate' });
@@ -57,16 +108,92 @@ describe('routeRequest', () => {
     });
   });
 
+  it('answers the files cached on first use with their hash', () => {
+    expect(route('https://example.org/evident/vendor/ort/ort-wasm-simd-threaded.asyncify.wasm')).toEqual({
+      kind: 'runtime',
+      path: 'vendor/ort/ort-wasm-simd-threaded.asyncify.wasm',
+      hash: '0123456789abcdef',
+    });
+    expect(route('https://example.org/evident/models/tiny/a%20b.json')).toEqual({
+      kind: 'runtime',
+      path: 'models/tiny/a b.json',
+      hash: 'ff',
+    });
+  });
+
   it('leaves everything else to the network', () => {
     // Another base path on the same origin, another origin, a file not in the manifest.
     expect(route('https://example.org/other/', { mode: 'navigate' })).toEqual({ kind: 'network' });
     expect(route('https://example.org/assets/index-abc.js')).toEqual({ kind: 'network' });
     expect(route('https://cdn.example.net/evident/assets/index-abc.js')).toEqual({ kind: 'network' });
+    expect(route('https://cdn.example.net/evident/vendor/ort/ort-wasm-simd-threaded.asyncify.wasm')).toEqual({
+      kind: 'network',
+    });
     expect(route('https://example.org/evident/models/tiny/encoder/onnx/model.onnx')).toEqual({ kind: 'network' });
+    expect(route('https://huggingface.co/Xenova/bge-small-en-v1.5/resolve/main/onnx/model.onnx')).toEqual({
+      kind: 'network',
+    });
     // Not GET, a Range request, a malformed escape.
     expect(route('https://example.org/evident/assets/index-abc.js', { method: 'POST' })).toEqual({ kind: 'network' });
     expect(route('https://example.org/evident/assets/index-abc.js', { range: true })).toEqual({ kind: 'network' });
+    expect(
+      route('https://example.org/evident/vendor/ort/ort-wasm-simd-threaded.asyncify.wasm', { range: true }),
+    ).toEqual({ kind: 'network' });
     expect(route('https://example.org/evident/%E0%A4%A')).toEqual({ kind: 'network' });
+  });
+});
+
+describe('runtime cache entries', () => {
+  const scope = new URL('https://example.org/evident/');
+  const ort = 'vendor/ort/ort-wasm-simd-threaded.asyncify.wasm';
+  const model = 'models/Xenova/bge-small-en-v1.5/onnx/model_quantized.onnx';
+  const runtime = new Map([
+    [ort, 'aaaa'],
+    [model, 'bbbb'],
+  ]);
+
+  it('an entry answers for the build file with the same hash; a model file stored without one too, onnxruntime-web not', () => {
+    expect(isCurrentEntry(ort, 'aaaa', 'aaaa')).toBe(true);
+    expect(isCurrentEntry(ort, 'old', 'aaaa')).toBe(false);
+    expect(isCurrentEntry(ort, null, 'aaaa')).toBe(false);
+    expect(isCurrentEntry(model, null, 'bbbb')).toBe(true);
+    expect(isCurrentEntry(model, 'old', 'bbbb')).toBe(false);
+  });
+
+  it('a new build deletes changed runtime files and onnxruntime-web files it does not ship, and nothing else', () => {
+    const at = (path: string): string => new URL(path, scope).href;
+    const entries = [
+      { url: at(ort), hash: 'old' }, // another onnxruntime-web build: stale
+      { url: at('vendor/ort/ort-wasm-simd-threaded.jsep.wasm'), hash: 'cccc' }, // no longer shipped
+      { url: at('vendor/ort/ort-wasm-simd-threaded.asyncify.mjs'), hash: null }, // cannot tell: stale
+      { url: at(model), hash: 'bbbb' }, // current
+      { url: at('models/tiny/encoder/config.json'), hash: 'dddd' }, // no longer listed: a valid copy, kept
+      { url: at('models/Xenova/nli/config.json'), hash: null }, // stored by Transformers.js alone: kept
+      { url: 'https://huggingface.co/Xenova/bge-small-en-v1.5/resolve/main/onnx/model.onnx', hash: null },
+      { url: 'https://example.org/other/vendor/ort/ort-wasm-simd-threaded.asyncify.wasm', hash: 'old' },
+      { url: at('assets/index-abc.js'), hash: null },
+    ];
+    expect(staleRuntimeEntries(entries, scope, runtime)).toEqual([
+      at(ort),
+      at('vendor/ort/ort-wasm-simd-threaded.jsep.wasm'),
+      at('vendor/ort/ort-wasm-simd-threaded.asyncify.mjs'),
+    ]);
+    expect(staleRuntimeEntries([{ url: at(ort), hash: 'aaaa' }], scope, runtime)).toEqual([]);
+  });
+
+  it('stores whole 200 responses that are not an HTML fallback, stamped with the file hash', async () => {
+    expect(isStorable(new Response('wasm', { headers: { 'Content-Type': 'application/wasm' } }))).toBe(true);
+    expect(isStorable(new Response('<!doctype html>', { headers: { 'Content-Type': 'text/html' } }))).toBe(false);
+    expect(isStorable(new Response('', { status: 404 }))).toBe(false);
+    expect(isStorable(new Response('part', { status: 206 }))).toBe(false);
+    expect(isStorable(Response.error())).toBe(false);
+    const stamped = withFileHash(
+      new Response('bytes', { status: 200, headers: { 'Content-Type': 'application/wasm' } }),
+      'aaaa',
+    );
+    expect(stamped.headers.get(FILE_HASH_HEADER)).toBe('aaaa');
+    expect(stamped.headers.get('Content-Type')).toBe('application/wasm');
+    expect(await stamped.text()).toBe('bytes');
   });
 });
 

@@ -2,18 +2,26 @@
  * The service worker's decisions as plain functions (runtime-neutral: the service worker runs
  * them, the build plugin and Node tests import them).
  *
- * - Which built files are precached: the app shell and its bundles (the worker and pdf.js's
- *   worker included), the embedded model (`models/use-lite/`), the TF.js and onnxruntime-web
- *   WASM runtimes (`vendor/tfjs/`, `vendor/ort/`) and pdf.js's CMaps and fonts
- *   (`vendor/pdfjs/`). Not precached: the other model folders (an Enhanced profile's models and
- *   the generated test models: Transformers.js keeps what it loads in its own Cache Storage
- *   entry, so they are cached when first used), `.wasm` files Vite copies into `assets/` (the
- *   app loads its runtimes from `vendor/`), source maps, dotfiles, the hosts' `_headers` /
- *   `_redirects` files and the service worker itself.
- * - The cache name: per base path (two deployments on one origin never delete each other's
+ * - Which built files are precached: what the Embedded profile needs — the app shell and its
+ *   bundles (the worker and pdf.js's worker included), the embedded model (`models/use-lite/`),
+ *   TF.js's WASM runtime (`vendor/tfjs/`) and pdf.js's CMaps and fonts (`vendor/pdfjs/`).
+ * - Which are cached on first use instead (`isRuntimeCached`): onnxruntime-web (`vendor/ort/`,
+ *   ~27 MB, loaded only by the Enhanced and test profiles) and the other model folders (an
+ *   Enhanced profile's self-hosted models, the generated test models). The service worker keeps
+ *   them in `MODEL_CACHE`, the Cache Storage entry Transformers.js reads first and fills itself,
+ *   so a file is stored once, whichever of the two fetched it, and loads with no network
+ *   afterwards. Each response it stores carries the build's hash of the file (`FILE_HASH_HEADER`);
+ *   a new build deletes the runtime entries whose hash it does not ship (`staleRuntimeEntries`):
+ *   onnxruntime-web keeps its file names across versions, and a cached binary of another
+ *   version must never meet the new build's JavaScript.
+ * - Neither: `.wasm` files Vite copies into `assets/` (the app loads its runtimes from
+ *   `vendor/`), source maps, dotfiles, the hosts' `_headers` / `_redirects` files and the service
+ *   worker itself.
+ * - The precache's name: per base path (two deployments on one origin never delete each other's
  *   cache) and per build (the version is a hash of every precached file's content).
  * - How a request is answered: navigations network first with the cached shell as the offline
- *   fallback; precached files cache first; anything else is left to the network.
+ *   fallback; precached files cache first; runtime-cached files cache first, else the network
+ *   (stored when it answers 200); anything else is left to the network.
  * - Responses it serves carry COOP/COEP, so the page stays cross-origin isolated (threaded WASM)
  *   when it is served from the cache, and becomes so after the first visit even on a host that
  *   does not send the headers.
@@ -25,6 +33,8 @@ export interface PrecacheManifest {
   readonly version: string;
   /** Paths relative to the base path, e.g. `index.html`, `assets/worker-abc.js`. */
   readonly files: readonly string[];
+  /** Files cached on first use: path → the first 16 hex digits of the SHA-256 of its content. */
+  readonly runtime: Readonly<Record<string, string>>;
 }
 
 /** The file a navigation falls back to when offline. */
@@ -38,14 +48,38 @@ const HOST_FILES = new Set(['_headers', '_redirects']);
 /** Public-folder model directories that are precached (the embedded profile's model). */
 const PRECACHED_MODEL_DIRS = ['models/use-lite/'];
 
+/** onnxruntime-web's self-hosted files (`npm run setup:assets`): only the Transformers.js profiles load them. */
+const ORT_DIR = 'vendor/ort/';
+
+/**
+ * The Cache Storage entry shared with Transformers.js (its `env.cacheKey`, which
+ * `src/models/transformers/env.ts` leaves at the default; a test checks they agree).
+ */
+export const MODEL_CACHE = 'transformers-cache';
+
+/** Header of a runtime-cached response: the build's hash of the file (`PrecacheManifest.runtime`). */
+export const FILE_HASH_HEADER = 'X-Evident-File-Hash';
+
+/** Neither cached by the service worker nor served from a cache: host files, the worker itself, maps, dotfiles, Vite's WASM copies. */
+function isExcluded(path: string): boolean {
+  if (path === SERVICE_WORKER_FILE || HOST_FILES.has(path)) return true;
+  if (path.split('/').some((part) => part.startsWith('.'))) return true;
+  if (path.endsWith('.map')) return true;
+  return path.startsWith('assets/') && path.endsWith('.wasm');
+}
+
 /** True for a built file (path relative to the output folder, `/`-separated) the service worker precaches. */
 export function isPrecached(path: string): boolean {
-  if (path === SERVICE_WORKER_FILE || HOST_FILES.has(path)) return false;
-  if (path.split('/').some((part) => part.startsWith('.'))) return false;
-  if (path.endsWith('.map')) return false;
-  if (path.startsWith('assets/') && path.endsWith('.wasm')) return false;
+  if (isExcluded(path)) return false;
+  if (path.startsWith(ORT_DIR)) return false;
   if (path.startsWith('models/')) return PRECACHED_MODEL_DIRS.some((dir) => path.startsWith(dir));
   return true;
+}
+
+/** True for a built file the service worker caches when it is first loaded (onnxruntime-web, models other than the embedded one). */
+export function isRuntimeCached(path: string): boolean {
+  if (isExcluded(path) || isPrecached(path)) return false;
+  return path.startsWith(ORT_DIR) || path.startsWith('models/');
 }
 
 const CACHE_PREFIX = 'evident-precache';
@@ -66,29 +100,101 @@ export function staleCaches(names: readonly string[], scopePath: string, version
 }
 
 export type Route =
-  { readonly kind: 'navigate' } | { readonly kind: 'precache'; readonly path: string } | { readonly kind: 'network' };
+  | { readonly kind: 'navigate' }
+  | { readonly kind: 'precache'; readonly path: string }
+  /** Cached on first use; `hash` is the build's hash of the file. */
+  | { readonly kind: 'runtime'; readonly path: string; readonly hash: string }
+  | { readonly kind: 'network' };
+
+/** The manifest as the service worker looks files up in it. */
+export interface ManifestLookup {
+  readonly precached: ReadonlySet<string>;
+  readonly runtime: ReadonlyMap<string, string>;
+}
+
+export function manifestLookup(manifest: PrecacheManifest): ManifestLookup {
+  return { precached: new Set(manifest.files), runtime: new Map(Object.entries(manifest.runtime)) };
+}
 
 /**
  * How to answer a request: `navigate` (network first, cached shell offline), `precache` (cache
- * first) or `network` (not handled). Only same-origin GETs under the scope are handled; a Range
- * request always goes to the network (the cache holds whole responses).
+ * first), `runtime` (cache first, else the network, stored) or `network` (not handled). Only
+ * same-origin GETs under the scope of files the build lists are handled; a Range request always
+ * goes to the network (the caches hold whole responses).
  */
 export function routeRequest(
   request: { readonly url: string; readonly method: string; readonly mode: string; readonly range: boolean },
   scope: URL,
-  precached: ReadonlySet<string>,
+  files: ManifestLookup,
 ): Route {
   if (request.method !== 'GET' || request.range) return { kind: 'network' };
   const url = new URL(request.url);
   if (url.origin !== scope.origin || !url.pathname.startsWith(scope.pathname)) return { kind: 'network' };
   if (request.mode === 'navigate') return { kind: 'navigate' };
-  let path: string;
+  const path = pathUnder(url, scope);
+  if (path === null) return { kind: 'network' };
+  if (files.precached.has(path)) return { kind: 'precache', path };
+  const hash = files.runtime.get(path);
+  return hash === undefined ? { kind: 'network' } : { kind: 'runtime', path, hash };
+}
+
+/** The decoded path of `url` relative to the scope; null when it is not under it or malformed. */
+function pathUnder(url: URL, scope: URL): string | null {
+  if (url.origin !== scope.origin || !url.pathname.startsWith(scope.pathname)) return null;
   try {
-    path = decodeURIComponent(url.pathname.slice(scope.pathname.length));
+    return decodeURIComponent(url.pathname.slice(scope.pathname.length));
   } catch {
-    return { kind: 'network' };
+    return null;
   }
-  return precached.has(path) ? { kind: 'precache', path } : { kind: 'network' };
+}
+
+/**
+ * Whether a cached runtime entry (its `FILE_HASH_HEADER`, null when absent) may answer for the
+ * build's file of hash `hash`: when the hashes agree; a model file stored without one (fetched
+ * by Transformers.js before this service worker controlled the page) too — its path names the
+ * model, and the loader checks what it reads. An onnxruntime-web file needs the build's hash.
+ */
+export function isCurrentEntry(path: string, stored: string | null, hash: string): boolean {
+  if (stored !== null) return stored === hash;
+  return !path.startsWith(ORT_DIR);
+}
+
+/**
+ * The runtime entries of `MODEL_CACHE` a newly activated build deletes: those under this scope
+ * that the build ships with other content (`isCurrentEntry` false) and onnxruntime-web files it
+ * does not ship. Entries of other origins (Hub downloads) and other base paths are left alone,
+ * and so are model files the build no longer lists (still a valid copy of that model).
+ */
+export function staleRuntimeEntries(
+  entries: readonly { readonly url: string; readonly hash: string | null }[],
+  scope: URL,
+  runtime: ReadonlyMap<string, string>,
+): string[] {
+  const stale: string[] = [];
+  for (const entry of entries) {
+    const path = pathUnder(new URL(entry.url), scope);
+    if (path === null || !(path.startsWith(ORT_DIR) || path.startsWith('models/'))) continue;
+    const hash = runtime.get(path);
+    if (hash === undefined ? path.startsWith(ORT_DIR) : !isCurrentEntry(path, entry.hash, hash)) stale.push(entry.url);
+  }
+  return stale;
+}
+
+/**
+ * Whether a network response for a runtime file may be stored: a whole 200 from this origin
+ * that is not an HTML page (a host's SPA fallback for a missing file).
+ */
+export function isStorable(response: Response): boolean {
+  // `basic`: same-origin fetch; `default`: a constructed response (tests).
+  if (response.status !== 200 || (response.type !== 'basic' && response.type !== 'default')) return false;
+  return !(response.headers.get('Content-Type') ?? '').toLowerCase().includes('text/html');
+}
+
+/** `response` with the build's hash of its file in `FILE_HASH_HEADER` (a new Response over the same body). */
+export function withFileHash(response: Response, hash: string): Response {
+  const headers = new Headers(response.headers);
+  headers.set(FILE_HASH_HEADER, hash);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 
 /** The headers that make the page cross-origin isolated (kept in step with `vite.config.ts`). */

@@ -2,18 +2,35 @@
 /**
  * The service worker: after a first visit the app works with no network at all.
  *
- * - install: precaches every file of the build's manifest (`precache.ts` says which) in one
- *   `addAll`, so the cache is complete or the install fails and nothing is kept (a failed
- *   install retries on the next visit);
- * - activate: deletes earlier builds' precaches for this base path, then claims the open pages
- *   so the first visit is served offline from its next load;
- * - fetch: see `routeRequest`. No `skipWaiting`: a new build waits until the app's tabs are
- *   closed, so a page never loses the older chunks it may still load lazily.
+ * - install: precaches every file of the build's manifest (`precache.ts` says which: what the
+ *   Embedded profile needs) in one `addAll`, so the cache is complete or the install fails and
+ *   nothing is kept (a failed install retries on the next visit);
+ * - activate: deletes earlier builds' precaches for this base path and the runtime entries this
+ *   build ships with other content, then claims the open pages so the first visit is served
+ *   offline from its next load;
+ * - fetch: see `routeRequest`. Runtime files (onnxruntime-web, models other than the embedded
+ *   one) are stored on first use in the cache Transformers.js shares (`MODEL_CACHE`). No
+ *   `skipWaiting`: a new build waits until the app's tabs are closed, so a page never loses the
+ *   older chunks it may still load lazily.
  *
  * Built by Vite as its own entry (`scripts/service-worker-plugin.ts`), which writes the manifest
  * in place of `__EVIDENT_PRECACHE__`. Registered by the page (`src/ui/service-worker.ts`) in built apps only.
  */
-import { SHELL, cacheName, routeRequest, staleCaches, withIsolationHeaders, type PrecacheManifest } from './precache';
+import {
+  FILE_HASH_HEADER,
+  MODEL_CACHE,
+  SHELL,
+  cacheName,
+  isCurrentEntry,
+  isStorable,
+  manifestLookup,
+  routeRequest,
+  staleCaches,
+  staleRuntimeEntries,
+  withFileHash,
+  withIsolationHeaders,
+  type PrecacheManifest,
+} from './precache';
 
 declare const self: ServiceWorkerGlobalScope;
 
@@ -22,7 +39,7 @@ const MANIFEST = '__EVIDENT_PRECACHE__' as unknown as PrecacheManifest;
 
 const scope = new URL(self.registration.scope);
 const CACHE = cacheName(scope.pathname, MANIFEST.version);
-const precached = new Set(MANIFEST.files);
+const files = manifestLookup(MANIFEST);
 const urlOf = (path: string): string => new URL(path, scope).href;
 
 self.addEventListener('install', (event) => {
@@ -44,6 +61,16 @@ self.addEventListener('activate', (event) => {
   event.waitUntil(
     (async () => {
       for (const name of staleCaches(await caches.keys(), scope.pathname, MANIFEST.version)) await caches.delete(name);
+      if (await caches.has(MODEL_CACHE)) {
+        const cache = await caches.open(MODEL_CACHE);
+        const entries = await Promise.all(
+          (await cache.keys()).map(async (request) => ({
+            url: request.url,
+            hash: (await cache.match(request))?.headers.get(FILE_HASH_HEADER) ?? null,
+          })),
+        );
+        for (const url of staleRuntimeEntries(entries, scope, files.runtime)) await cache.delete(url);
+      }
       await self.clients.claim();
     })(),
   );
@@ -54,10 +81,11 @@ self.addEventListener('fetch', (event) => {
   const route = routeRequest(
     { url: request.url, method: request.method, mode: request.mode, range: request.headers.has('range') },
     scope,
-    precached,
+    files,
   );
   if (route.kind === 'navigate') event.respondWith(navigate(request));
   else if (route.kind === 'precache') event.respondWith(fromCache(request, route.path));
+  else if (route.kind === 'runtime') event.respondWith(fromRuntimeCache(event, route.path, route.hash));
 });
 
 /** Network first (a new build's page when online); the cached shell when the network fails. */
@@ -75,4 +103,29 @@ async function navigate(request: Request): Promise<Response> {
 async function fromCache(request: Request, path: string): Promise<Response> {
   const hit = await caches.match(urlOf(path), { cacheName: CACHE });
   return withIsolationHeaders(hit ?? (await fetch(request)));
+}
+
+/**
+ * Cache first from `MODEL_CACHE` when the entry is this build's file; else the network, and a
+ * whole 200 is stored there with the file's hash (Transformers.js, which reads that cache first,
+ * then finds it and stores no second copy). Offline with only an entry of another build: that
+ * entry, rather than nothing.
+ */
+async function fromRuntimeCache(event: FetchEvent, path: string, hash: string): Promise<Response> {
+  const cache = await caches.open(MODEL_CACHE);
+  const url = urlOf(path);
+  const hit = await cache.match(url);
+  if (hit && isCurrentEntry(path, hit.headers.get(FILE_HASH_HEADER), hash)) return withIsolationHeaders(hit);
+  let response: Response;
+  try {
+    response = await fetch(event.request);
+  } catch (err) {
+    if (hit) return withIsolationHeaders(hit);
+    throw err;
+  }
+  if (!isStorable(response)) return withIsolationHeaders(response);
+  const stamped = withFileHash(response, hash);
+  // A failed put (quota) only means the next load fetches it again.
+  event.waitUntil(cache.put(url, stamped.clone()).catch(() => {}));
+  return withIsolationHeaders(stamped);
 }

@@ -34,16 +34,20 @@ function storedLibrary(page: Page): Promise<{ docs: string[]; chunks: number }> 
       r.onsuccess = () => res(r.result);
       r.onerror = () => rej(r.error);
     });
-    const tx = db.transaction(['documents', 'chunks'], 'readonly');
-    const keys = (store: string): Promise<IDBValidKey[]> =>
+    const tx = db.transaction(['documents', 'chunkSets'], 'readonly');
+    const all = <T>(store: string, keysOnly: boolean): Promise<T[]> =>
       new Promise((res, rej) => {
-        const r = tx.objectStore(store).getAllKeys();
-        r.onsuccess = () => res(r.result);
+        const r = keysOnly ? tx.objectStore(store).getAllKeys() : tx.objectStore(store).getAll();
+        r.onsuccess = () => res(r.result as T[]);
         r.onerror = () => rej(r.error);
       });
-    const [docs, chunks] = await Promise.all([keys('documents'), keys('chunks')]);
+    // A document's chunks are one record (schema v4).
+    const [docs, sets] = await Promise.all([
+      all<IDBValidKey>('documents', true),
+      all<{ chunks: unknown[] }>('chunkSets', false),
+    ]);
     db.close();
-    return { docs: docs.map(String).sort(), chunks: chunks.length };
+    return { docs: docs.map(String).sort(), chunks: sets.reduce((n, s) => n + s.chunks.length, 0) };
   });
 }
 

@@ -45,7 +45,7 @@ function readStored(page: Page): Promise<Stored> {
       r.onsuccess = () => res(r.result);
       r.onerror = () => rej(r.error);
     });
-    const tx = db.transaction(['documents', 'chunks', 'vectors', 'ingestQueue', 'settings'], 'readonly');
+    const tx = db.transaction(['documents', 'chunkSets', 'vectors', 'ingestQueue', 'settings'], 'readonly');
     const all = <T>(store: string): Promise<T[]> =>
       new Promise((res, rej) => {
         const r = tx.objectStore(store).getAll();
@@ -57,14 +57,16 @@ function readStored(page: Page): Promise<Stored> {
       r.onsuccess = () => res(r.result);
     });
     type D = { id: string; chunkCount: number; vectorState: string; addedAt: number };
-    const [documents, chunks, vectors, queue, demoInstalled] = await Promise.all([
+    const [documents, sets, vectors, queue, demoInstalled] = await Promise.all([
       all<D>('documents'),
-      all<{ docId: string }>('chunks'),
+      // A document's chunks are one record (schema v4).
+      all<{ docId: string; chunks: { docId: string }[] }>('chunkSets'),
       all<{ docId: string; chunkIds: string[] }>('vectors'),
       all<{ docId: string }>('ingestQueue'),
       demo,
     ]);
     db.close();
+    const chunks = sets.flatMap((set) => set.chunks);
     const ids = new Set(documents.map((d) => d.id));
     return {
       docs: documents.map((d) => ({
@@ -153,7 +155,7 @@ function readDocument(
       r.onsuccess = () => res(r.result);
       r.onerror = () => rej(r.error);
     });
-    const tx = db.transaction(['documents', 'chunks'], 'readonly');
+    const tx = db.transaction(['documents', 'chunkSets'], 'readonly');
     const get = <T>(req: IDBRequest): Promise<T> =>
       new Promise((res, rej) => {
         req.onsuccess = () => res(req.result as T);
@@ -163,7 +165,8 @@ function readDocument(
       tx.objectStore('documents').get(id),
     );
     type C = { id: string; ordinal: number; text: string; page?: number; headings: string[] };
-    const chunks = await get<C[]>(tx.objectStore('chunks').index('by-doc').getAll(id));
+    const set = await get<{ chunks: C[] } | undefined>(tx.objectStore('chunkSets').get(id));
+    const chunks = set?.chunks ?? [];
     db.close();
     if (!doc) return null;
     return {

@@ -1,0 +1,152 @@
+/**
+ * The service worker's runtime cache, in a real Chromium: onnxruntime-web and the models other
+ * than the embedded one are not precached (Embedded-profile users never load them), they are
+ * cached on first use, once, and load with no network afterwards.
+ *
+ * The app is built here (the real vite.config.ts) and served by its own `vite preview`. A first
+ * visit installs the service worker; the page is reloaded so that the app's worker, too, is
+ * served by it; the tiny test profile (onnxruntime-web + generated ONNX models, `?test-models`)
+ * is loaded through Settings. Then the context goes offline and the server is shut down, the page
+ * reloads and the worker restores the remembered tiny profile by itself: every onnxruntime-web
+ * and model file comes from Cache Storage.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { build, preview, type PreviewServer } from 'vite';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { FILE_HASH_HEADER, MODEL_CACHE } from '../../src/sw/precache';
+import { LOCAL_SCHEMES, launchChromium } from './browser';
+
+const ctx = inject('e2e');
+if (ctx.skip) console.warn(`[e2e] ${ctx.skip}`);
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** What Cache Storage holds: per cache, each entry's path and its file-hash header. */
+function cachedEntries(page: Page, header: string): Promise<Record<string, { path: string; hash: string | null }[]>> {
+  return page.evaluate(async (h) => {
+    const out: Record<string, { path: string; hash: string | null }[]> = {};
+    for (const name of await caches.keys()) {
+      const cache = await caches.open(name);
+      out[name] = await Promise.all(
+        (await cache.keys()).map(async (r) => ({
+          path: new URL(r.url).pathname,
+          hash: (await cache.match(r))?.headers.get(h) ?? null,
+        })),
+      );
+    }
+    return out;
+  }, header);
+}
+
+describe.skipIf(ctx.skip !== null)('onnxruntime-web and test models: cached on first use (Chromium)', () => {
+  let outDir: string;
+  let server: PreviewServer | null = null;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let url: string;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    outDir = await mkdtemp(join(tmpdir(), 'evident-offline-runtime-e2e-'));
+    const configFile = join(ROOT, 'vite.config.ts');
+    // The e2e global setup already copied the public assets and generated the tiny models.
+    await build({ root: ROOT, configFile, mode: 'production', logLevel: 'warn', build: { outDir, emptyOutDir: true } });
+    server = await preview({
+      root: ROOT,
+      configFile,
+      logLevel: 'warn',
+      build: { outDir },
+      preview: { host: '127.0.0.1', port: 0, open: false },
+    });
+    url = server.resolvedUrls?.local[0] ?? '';
+    browser = await launchChromium();
+    context = await browser.newContext({ viewport: { width: 1100, height: 1400 } });
+    page = await context.newPage();
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    if (outDir) await rm(outDir, { recursive: true, force: true });
+  });
+
+  const ready = async (): Promise<void> => {
+    const attached = { state: 'attached', timeout: 180_000 } as const;
+    await page.locator('[data-testid="model-status"][data-state="ready"]').waitFor(attached);
+    await page.locator('[data-testid="library"][data-state="ready"]').waitFor(attached);
+  };
+
+  it('precaches no onnxruntime-web file; caches it and the models once on first use; loads them offline', async () => {
+    await page.goto(new URL('./?test-models#settings', url).href);
+    await ready();
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+      if (!navigator.serviceWorker.controller) {
+        await new Promise((r) => navigator.serviceWorker.addEventListener('controllerchange', r, { once: true }));
+      }
+    });
+    // Reloaded: the app's worker is now started by a page the service worker serves.
+    await page.reload();
+    await ready();
+    const before = await cachedEntries(page, FILE_HASH_HEADER);
+    const precache = Object.entries(before).find(([name]) => name.startsWith('evident-precache:'));
+    expect(precache, Object.keys(before).join(', ')).toBeDefined();
+    const precached = precache![1].map((e) => e.path);
+    expect(precached).toContain('/models/use-lite/group1-shard1of7');
+    expect(precached.filter((p) => p.startsWith('/vendor/ort/') || p.startsWith('/models/tiny/'))).toEqual([]);
+
+    await page.getByTestId('test-models').getByRole('button', { name: 'Load the tiny test models' }).click();
+    await page.locator('[data-testid="profile-load"][data-state="ready"]').waitFor({ timeout: 120_000 });
+    await page.locator('[data-testid="reembed"][data-state="done"]').waitFor({ timeout: 120_000 });
+
+    const after = await cachedEntries(page, FILE_HASH_HEADER);
+    const runtime = after[MODEL_CACHE] ?? [];
+    const ort = runtime.filter((e) => e.path.startsWith('/vendor/ort/'));
+    const tiny = runtime.filter((e) => e.path.startsWith('/models/tiny/'));
+    // Both onnxruntime-web files, stored by the service worker (the build's hash on each).
+    expect(ort.map((e) => e.path).sort()).toEqual([
+      '/vendor/ort/ort-wasm-simd-threaded.asyncify.mjs',
+      '/vendor/ort/ort-wasm-simd-threaded.asyncify.wasm',
+    ]);
+    for (const e of [...ort, ...tiny]) expect(e.hash, e.path).toMatch(/^[0-9a-f]{16}$/);
+    expect(tiny.length).toBeGreaterThan(4);
+    // One copy: no other cache holds them.
+    for (const [name, entries] of Object.entries(after)) {
+      if (name === MODEL_CACHE) continue;
+      expect(entries.filter((e) => e.path.startsWith('/vendor/ort/') || e.path.startsWith('/models/tiny/'))).toEqual(
+        [],
+      );
+    }
+
+    // No network: the context is offline and the server is gone.
+    await context.setOffline(true);
+    await server!.close();
+    server = null;
+    const responses: { url: string; fromServiceWorker: boolean; status: number }[] = [];
+    const failed: string[] = [];
+    context.on('response', (r) =>
+      responses.push({ url: r.url(), fromServiceWorker: r.fromServiceWorker(), status: r.status() }),
+    );
+    context.on('requestfailed', (r) => failed.push(r.url()));
+    await page.reload();
+    await ready();
+    // The worker restores the remembered tiny profile by itself, from Cache Storage.
+    const load = page.locator('[data-testid="profile-load"][data-state="ready"][data-profile="tiny"]');
+    await load.waitFor({ timeout: 120_000 });
+    expect(await page.evaluate(() => self.crossOriginIsolated)).toBe(true);
+    const served = responses.filter((r) => !LOCAL_SCHEMES.some((s) => r.url.startsWith(s)));
+    expect(served.filter((r) => !r.fromServiceWorker)).toEqual([]);
+    expect(failed.filter((u) => u.includes('/vendor/ort/') || u.includes('/models/'))).toEqual([]);
+    expect(pageErrors).toEqual([]);
+    console.log(
+      `[e2e offline-runtime] cached on first use: ${ort.length} onnxruntime-web + ${tiny.length} tiny model files; ` +
+        `offline reload restored the tiny profile (${served.length} responses, all from the service worker)`,
+    );
+  });
+});
