@@ -170,6 +170,30 @@ describe('measurePacked', () => {
   });
 });
 
+describe('measurePacked, a source packed by document', () => {
+  it('counts every sentence of the abstract its spans quote in full, whichever chunk holds it', () => {
+    const units = buildUnits([doc('d1', 'T', ['A b c.', 'D e f.', 'G h i.'])], words, 4);
+    expect(units.ids).toEqual(['d1#0', 'd1#1', 'd1#2']);
+    // One source (its chunk d1#0) quoting sentence 0 and sentence 2 (chunk d1#2), not sentence 1.
+    const source = {
+      chunkId: 'd1#0',
+      docId: 'd1',
+      candidateId: 'd1#0',
+      spans: [
+        { start: 0, end: 6 },
+        { start: 14, end: 20 },
+      ],
+    } as unknown as PackedSource;
+    const m = measurePacked(
+      { sources: [source], tokens: 9 },
+      new Map([['d1', 1]]),
+      new Map([['d1', new Set([1, 2])]]),
+      units,
+    );
+    expect(m.sentenceRecall).toBe(0.5);
+  });
+});
+
 describe('candidate grouping', () => {
   const cand = (id: string, score: number): Candidate => ({
     id,
@@ -266,12 +290,17 @@ describeShared(
           'top-3',
           'top-5',
           'top-10',
+          'top-1 docs',
+          'top-2 docs',
+          'top-3 docs',
+          'top-5 docs',
           'elbow',
           '+expand',
           '+dedup',
           '+mmr',
           'full packet, no verify',
           'full packet',
+          'full packet, by document',
           'full packet + abstention',
         ].map((name) => ({
           name,
@@ -331,9 +360,26 @@ describeShared(
       expect(elbow.f1).toBeGreaterThan(top5.f1);
     });
 
+    it('top-k over documents: each row selects k documents and recall grows with k', () => {
+      for (const k of [1, 2, 3, 5]) expect(row(`top-${k} docs`).docs).toBe(k);
+      expect(row('top-3 docs').recall).toBeGreaterThan(row('top-1 docs').recall);
+      // The issue's reference points count documents: top-3 over documents is far below the packet's F1.
+      expect(row('full packet').f1).toBeGreaterThan(row('top-3 docs').f1);
+      expect(row('full packet').docs).toBeLessThan(row('top-3 docs').docs);
+    });
+
+    it('packing by document stays within half of top-3’s tokens and keeps the packet’s documents mostly', () => {
+      const byDoc = row('full packet, by document');
+      expect(byDoc.tokens).toBeLessThanOrEqual(row('top-3').tokens / 2);
+      expect(byDoc.tokens).toBeLessThanOrEqual(row('top-3 docs').tokens / 2);
+      // Guard at the measured level (test: 0.401 at 152 tokens, F1 0.563).
+      expect(byDoc.sentence_recall).toBeGreaterThanOrEqual(0.39);
+      expect(byDoc.f1).toBeGreaterThanOrEqual(0.55);
+    });
+
     // Not met yet (numbers and reasons in the header of ./ablation.ts): these are expected failures, so the
     // suite stays green while the gap is known and turns red the day they pass — then make them
-    // plain `it`. Recall needs better scores at the top (top-3 documents reach only 0.72 recall).
+    // plain `it`. Recall needs better scores at the top (top-3 documents reach only 0.71 recall).
     it.fails('target (not met): full packet F1 ≥ 0.60 with recall ≥ 0.70', () => {
       expect(row('full packet').f1).toBeGreaterThanOrEqual(0.6);
       expect(row('full packet').recall).toBeGreaterThanOrEqual(0.7);
@@ -342,6 +388,14 @@ describeShared(
     it.fails('target (not met): sentence recall ≥ top-3’s at no more than half of top-3’s tokens', () => {
       expect(row('full packet').sentence_recall).toBeGreaterThanOrEqual(row('top-3').sentence_recall);
       expect(row('full packet').tokens).toBeLessThanOrEqual(row('top-3').tokens / 2);
+    });
+
+    // The same target against top-3 over documents (the issue's reading), for the packet packed by
+    // document: test 0.401 at 152 tokens against top-3 documents' 0.411 at 337.
+    it.fails('target (not met): by-document packet ≥ top-3 documents’ sentence recall at half their tokens', () => {
+      const byDoc = row('full packet, by document');
+      expect(byDoc.sentence_recall).toBeGreaterThanOrEqual(row('top-3 docs').sentence_recall);
+      expect(byDoc.tokens).toBeLessThanOrEqual(row('top-3 docs').tokens / 2);
     });
   },
 );

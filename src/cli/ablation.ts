@@ -15,13 +15,17 @@
  * Candidates (one list per query, shared by every row): see `CandidateMode` and `SCIFACT_SELECTION`.
  *
  * Rows — every row packs with `packEvidence` and counts tokens with the same USE tokenizer:
- * - `top-k` (k = 1, 3, 5, 10): the k best chunk candidates, packed (what a top-k RAG pastes);
- * - `elbow`: pool → priors → elbow cutoff → pack;
+ * - `top-k` (k = 1, 3, 5, 10): the k best chunk candidates, packed whole (what a top-k RAG pastes);
+ * - `top-k docs` (k = 1, 2, 3, 5): the k best distinct documents, each as its best chunk, packed
+ *   whole — top-k over documents, as the issue's reference points count it;
+ * - `elbow`: pool → priors → elbow cutoff → pack (whole chunks, like every stage row);
  * - `+expand`: then ±1 neighbour expansion (the profile's expansion when it has one);
  * - `+dedup`, `+mmr`: then dedup, then MMR, each added to the row above;
  * - `full packet, no verify`: `selectEvidence` with the profile and the verify stage off;
  * - `full packet`: `selectEvidence` with the profile — the engine as the app runs it (rationale
  *   pairing and coverage bonus, verify on). It does not expand: see `SCIFACT_SELECTION`;
+ * - `full packet, by document`: the full packet with `SCIFACT_DOCUMENT_PACKING` (whole-abstract
+ *   expansion, one source per abstract quoting its best sentences within 168 tokens);
  * - `full packet + abstention`: the full packet, the extractive answer and the abstention decision
  *   (src/worker/ask.ts's path): a claim the app abstains on selects nothing. Every SciFact test
  *   claim has relevant abstracts, so this row is what verification and abstention cost on
@@ -156,6 +160,8 @@ export interface SciFactUnits {
   readonly sentences: ReadonlyMap<string, readonly number[]>;
   /** Chunk id → the document character span of each of those sentences (same order). */
   readonly sentenceSpans?: ReadonlyMap<string, readonly (readonly [number, number])[]>;
+  /** Document id → every sentence of the abstract as [index, start, end] (a source packed by document quotes across chunks). */
+  readonly docSentences?: ReadonlyMap<string, readonly (readonly [number, number, number])[]>;
 }
 
 /**
@@ -175,6 +181,7 @@ export function buildUnits(
   const embedTexts: string[] = [];
   const sentences = new Map<string, readonly number[]>();
   const sentenceSpans = new Map<string, readonly (readonly [number, number])[]>();
+  const docSentences = new Map<string, readonly (readonly [number, number, number])[]>();
   for (const doc of corpus) {
     const title = doc.title.trim();
     documents.set(doc.id, { id: doc.id, title, sourceType: 'peer_reviewed', status: 'current' });
@@ -187,6 +194,10 @@ export function buildUnits(
       starts.push(at < 0 ? cursor : at);
       cursor = at < 0 ? cursor : at + s.length;
     }
+    docSentences.set(
+      doc.id,
+      sents.map((sentence, i) => [i, starts[i] as number, (starts[i] as number) + sentence.length] as const),
+    );
     const windows = windowAbstract(doc, countTokens, maxTokens);
     windows.forEach((w, ordinal) => {
       const id = `${doc.id}#${ordinal}`;
@@ -221,7 +232,7 @@ export function buildUnits(
       );
     });
   }
-  return { chunks, documents, ids, embedTexts, sentences, sentenceSpans };
+  return { chunks, documents, ids, embedTexts, sentences, sentenceSpans, docSentences };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -441,6 +452,27 @@ export interface SelectionProfile {
  *   292 tokens, 0.00085 per token, so 58 tokens ≈ +0.049). Off, as the stage's default.
  * - Section cap 1 / 2 / 3: 0.333 at 167 / 0.445 at 277 / 0.534 at 368 tokens, F1 unchanged: the
  *   default 2 stays. A packing budget of half top-3's tokens packs one chunk: 0.276 at 138.
+ *
+ * Packing by document (after term-weighted retrieval; train, `full packet, no verify`; before:
+ * F1 0.6154, recall 0.631, 1.15 docs, 225 tokens, sentence recall 0.471):
+ * - `pack: { unit: 'document', maxTokens: 168, positionPrior: 0.3 }` (`SCIFACT_DOCUMENT_PACKING`,
+ *   its own row; not adopted, see there): one source per abstract (its
+ *   header paid once) quoting its best sentences by question-term share + 0.3 × position, within
+ *   168 tokens (half of top-3's 336): 0.395 at 136 tokens, F1 0.610 with the default dedup cap
+ *   (2 windows per abstract to choose from); cap 4: 0.430 at 141; the whole abstract (expansion
+ *   `section`, cap 100): 0.437 at 151, F1 0.612 (recall 0.617, 1.09 docs — a second abstract
+ *   whose header and best sentence no longer fit is dropped). Against top-3 *documents* (0.371 at
+ *   339) that is more rationale sentences in under half the tokens; against top-3 *chunks*
+ *   (0.580 at 336, ~1.2 abstracts quoted whole) it is not.
+ * - Sentence scoring, measured offline on train (a one-off analysis of dumped per-sentence features,
+ *   not a repo command) over the abstracts the packet keeps (global choice, ≤ 169 tokens): question-term share 0.412, USE-lite sentence cosine 0.392, both 0.435, both +
+ *   0.3 × position 0.485 (grid over weights 0.5–2 and 0–0.5), a 5-fold logistic model over 14
+ *   sentence features 0.492; perfect choice 0.664. Term share + position is kept: the packer has
+ *   no sentence vectors, and the cosine adds < 0.01.
+ * - A learned per-claim document cutoff (same one-off analysis; 5-fold logistic over rank, score ratios and gaps, BM25 and
+ *   dense ranks, best-sentence matches, claim length) does not beat the score curve: recall 0.70
+ *   comes at F1 0.59 (1.8 documents), the same frontier as a plain score-ratio cut (0.709 at F1
+ *   0.593, 2.2 documents); F1 peaks at 0.61 near one document. Not kept.
  */
 export const SCIFACT_SELECTION: SelectionProfile = Object.freeze({
   candidates: Object.freeze({
@@ -454,21 +486,44 @@ export const SCIFACT_SELECTION: SelectionProfile = Object.freeze({
   selection: Object.freeze({}),
 });
 
+/**
+ * The `full packet, by document` row: `SCIFACT_SELECTION` plus the whole abstract as expansion and
+ * one source per abstract quoting its best sentences within half of top-3's tokens (see "Packing
+ * by document" above). Not the profile: on test it packs fewer rationale sentences than top-3
+ * documents (0.401 vs 0.411) and costs 0.007 of F1 — measured, not adopted.
+ */
+export const SCIFACT_DOCUMENT_PACKING: Partial<SelectionOptions> = Object.freeze({
+  expand: Object.freeze({ mode: 'section' }),
+  dedup: Object.freeze({ maxPerSection: 100 }),
+  pack: Object.freeze({ unit: 'document', maxTokens: 168, positionPrior: 0.3 }),
+});
+
 // ---------------------------------------------------------------------------------------------
 // Rows
 // ---------------------------------------------------------------------------------------------
 
 export const TOP_KS = [1, 3, 5, 10] as const;
-export const SELECTION_ROWS = ['elbow', '+expand', '+dedup', '+mmr', 'full packet, no verify', 'full packet'] as const;
+/** Document-level top-k: the issue's reference points (top-1 0.530, top-3 0.362, top-5 0.271) count documents. */
+export const TOP_DOC_KS = [1, 2, 3, 5] as const;
+export const SELECTION_ROWS = [
+  'elbow',
+  '+expand',
+  '+dedup',
+  '+mmr',
+  'full packet, no verify',
+  'full packet',
+  'full packet, by document',
+] as const;
 export type SelectionRow = (typeof SELECTION_ROWS)[number];
 /**
  * The full packet as the user sees it after the abstention decision: a claim the app abstains on
  * selects nothing (a stated conflict still shows both sides' passages and counts as selected).
  */
 export const ABSTENTION_ROW = 'full packet + abstention';
-export type AblationRow = `top-${number}` | SelectionRow | typeof ABSTENTION_ROW;
+export type AblationRow = `top-${number}` | `top-${number} docs` | SelectionRow | typeof ABSTENTION_ROW;
 export const ABLATION_ROWS: readonly AblationRow[] = [
   ...TOP_KS.map((k) => `top-${k}` as const),
+  ...TOP_DOC_KS.map((k) => `top-${k} docs` as const),
   ...SELECTION_ROWS,
   ABSTENTION_ROW,
 ];
@@ -507,6 +562,14 @@ function packOnly(
 /** The `k` best candidates, packed: the top-k baseline. */
 export function topK(q: PreparedQuery, k: number, data: AblationData, pack: Partial<PackOptions> = {}): Packed {
   return packOnly([...q.candidates].sort(byScoreDesc).slice(0, k), q.text, data, pack);
+}
+
+/**
+ * The `k` best distinct documents, each as its best chunk, packed: top-k over documents (what the
+ * issue's reference points count), in the same token currency as the chunk rows.
+ */
+export function topKDocs(q: PreparedQuery, k: number, data: AblationData, pack: Partial<PackOptions> = {}): Packed {
+  return packOnly(bestPerDocument(q.candidates).slice(0, k), q.text, data, pack);
 }
 
 /** `selectEvidence` on the query's candidates: the engine as the app runs it. */
@@ -576,6 +639,9 @@ export async function selectRow(
   const { lookup } = data;
   if (row === 'full packet') return packedOf(await fullPacket(q, data, options));
   if (row === 'full packet, no verify') return packedOf(await fullPacket(q, data, { ...options, verify: null }));
+  if (row === 'full packet, by document') {
+    return packedOf(await fullPacket(q, data, { ...options, ...SCIFACT_DOCUMENT_PACKING }));
+  }
   const maxEvidence = options.maxEvidence ?? 12;
   const pooled = poolCandidates(q.candidates, { ...options.pool, maxEvidence });
   const priors = applyPriors(pooled.pool, { question: q.text, lookup, now: 0 }, options.priors);
@@ -592,7 +658,8 @@ export async function selectRow(
   if (at >= SELECTION_ROWS.indexOf('+mmr')) {
     list = diversify(list, { question: q.text, lookup }, { maxSelect: maxEvidence, ...options.mmr }).kept;
   }
-  return packOnly(list, q.text, data, options.pack ?? {});
+  // Stage rows pack whole chunks, as top-k does: the profile's packing is the full packet's.
+  return packOnly(list, q.text, data, {});
 }
 
 /** Measures one query's packed evidence: its documents against the qrels, its sentences against the gold. */
@@ -600,13 +667,20 @@ export function measurePacked(
   packed: Packed,
   judged: ReadonlyMap<string, number>,
   gold: SentenceSets | undefined,
-  units: Pick<SciFactUnits, 'sentences' | 'sentenceSpans'>,
+  units: Pick<SciFactUnits, 'sentences' | 'sentenceSpans' | 'docSentences'>,
 ): QuerySelectionMetrics {
   const docs = new Set(packed.sources.map((s) => s.docId));
   const have = new Map<string, Set<number>>();
   for (const s of packed.sources) {
     const set = have.get(s.docId) ?? new Set<number>();
     have.set(s.docId, set);
+    // With the abstract's sentence spans, any sentence the packed spans quote in full counts,
+    // whichever chunk it sits in (a source packed by document quotes across its chunks).
+    const all = units.docSentences?.get(s.docId);
+    if (all && s.spans) {
+      for (const [i, from, to] of all) if (s.spans.some((q) => q.start <= from && to <= q.end)) set.add(i);
+      continue;
+    }
     // A sentence counts when the packed text quotes all of it (a source trimmed to some sentences
     // quotes only those: `PackedSource.spans`).
     const spans = units.sentenceSpans?.get(s.chunkId);
@@ -655,9 +729,10 @@ export async function measureRows(
     const per: QuerySelectionMetrics[] = [];
     let abstained = 0;
     for (const q of queries) {
-      const top = /^top-(\d+)$/u.exec(row);
+      const top = /^top-(\d+)( docs)?$/u.exec(row);
       let packed: Packed;
-      if (top) packed = topK(q, Number(top[1]), data, profile.selection.pack);
+      if (top?.[2]) packed = topKDocs(q, Number(top[1]), data);
+      else if (top) packed = topK(q, Number(top[1]), data);
       else if (row === ABSTENTION_ROW) {
         const candidates = selectionCandidates(q.candidates, profile.candidates);
         const a = await answerQuery({ ...q, candidates }, data, profile.selection);
@@ -854,7 +929,9 @@ export async function ablationMain(argv: readonly string[]): Promise<number> {
     const c = SCIFACT_SELECTION.candidates;
     console.log(
       `candidates: ${c.mode} (document weight ${c.docWeight}, dense weight ${c.denseWeight}); ` +
-        `+expand adds ±1 neighbours; full packet = selectEvidence with SCIFACT_SELECTION (no expansion, verify on).`,
+        `+expand adds ±1 neighbours; full packet = selectEvidence with SCIFACT_SELECTION (no expansion, verify on); ` +
+        `by document: + SCIFACT_DOCUMENT_PACKING (one source per abstract, its best sentences within ` +
+        `${String(SCIFACT_DOCUMENT_PACKING.pack?.maxTokens)} tokens).`,
     );
     if (values.json) {
       await writeFile(values.json, `${JSON.stringify(ablationJson(report), null, 2)}\n`);

@@ -18,7 +18,9 @@ import type { Candidate, DocStatus, SourceType } from '../types';
 import { assertKnownOptions, EvidentError } from '../errors';
 import { splitSentences, type Span } from '../text/sentences';
 import type { EvidenceLookup } from './common';
-import { byScoreDesc, checkInt, checkRange, headingLine, metaOf, withEntry } from './common';
+import { byScoreDesc, checkInt, checkRange, metaOf, withEntry } from './common';
+import { packByDocument } from './pack-document';
+import { ELISION, header, SOURCE_SEPARATOR } from './pack-text';
 import { termsOf, type RationalePairing } from './rationales';
 
 /** Tokens a text takes in the generator's prompt. */
@@ -45,7 +47,23 @@ export interface PackOptions {
   readonly trim: TrimMode;
   /** With `trim: 'sentences'`: sentences kept per chunk, at most. */
   readonly maxSentences: number;
+  /**
+   * 'chunk': one source per chunk (whole, or trimmed by `trim`). 'document': one source per
+   * document, quoting the best sentences of its selected chunks (pack-document.ts; `trim` and
+   * `maxSentences` do not apply). Evident default 'chunk'.
+   */
+  readonly unit: PackUnit;
+  /** Most evidence tokens, whatever the context window leaves (null: the window decides). Evident default null. */
+  readonly maxTokens: number | null;
+  /**
+   * With `unit: 'document'`: added to a sentence's score × its relative position in the document
+   * (0 first … 1 last). Evident default 0 (no prior); the SciFact profile sets it (abstracts end with results).
+   */
+  readonly positionPrior: number;
 }
+
+export const PACK_UNITS = ['chunk', 'document'] as const;
+export type PackUnit = (typeof PACK_UNITS)[number];
 
 export const TRIM_MODES = ['none', 'sentences'] as const;
 export type TrimMode = (typeof TRIM_MODES)[number];
@@ -58,6 +76,9 @@ export const DEFAULT_PACK_OPTIONS: PackOptions = Object.freeze({
   coverBonus: 0.5,
   trim: 'none',
   maxSentences: 3,
+  unit: 'chunk',
+  maxTokens: null,
+  positionPrior: 0,
 });
 
 /** One packed piece of evidence and where it came from. */
@@ -108,19 +129,7 @@ export interface PackResult {
   readonly budget: { readonly limit: number; readonly used: number };
 }
 
-/** Separator between packed sources in the prompt. */
-export const SOURCE_SEPARATOR = '\n\n';
-
-function header(citationId: string, title: string, headings: readonly string[], page: number | undefined): string {
-  // A first heading that repeats the title (a Markdown "# Title", a paper's title as its section) adds nothing.
-  const same = (a: string, b: string): boolean => a.trim().toLowerCase() === b.trim().toLowerCase();
-  const rest = headings.length > 0 && same(headings[0] as string, title) ? headings.slice(1) : headings;
-  const trail = rest.length > 0 ? ` › ${headingLine(rest)}` : '';
-  return `[${citationId}] ${title}${trail}${page !== undefined ? ` (p. ${page})` : ''}`;
-}
-
-/** Separator between two kept sentences that are not adjacent in the chunk. */
-export const ELISION = ' … ';
+export { ELISION, SOURCE_SEPARATOR } from './pack-text';
 
 /** A chunk's text as packed: the body and the spans (relative to the chunk text) it quotes. */
 export interface TrimmedText {
@@ -170,7 +179,8 @@ export function evidenceBudget(
 ): number {
   const o = { ...DEFAULT_PACK_OPTIONS, ...options };
   const margin = Math.ceil(o.marginRatio * o.contextLimit);
-  return Math.max(0, o.contextLimit - o.systemPromptTokens - count(question) - o.answerReserve - margin);
+  const window = Math.max(0, o.contextLimit - o.systemPromptTokens - count(question) - o.answerReserve - margin);
+  return o.maxTokens === null ? window : Math.min(window, o.maxTokens);
 }
 
 /** Packs whole chunks into the token budget and numbers them. */
@@ -193,10 +203,19 @@ export function packEvidence(
     );
   }
   checkInt('pack', 'maxSentences', o.maxSentences, 1, 10_000);
+  if (!PACK_UNITS.includes(o.unit)) {
+    throw new EvidentError(
+      'invalid_option',
+      `pack: option "unit" must be one of ${PACK_UNITS.join(', ')}, got "${String(o.unit)}".`,
+    );
+  }
+  if (o.maxTokens !== null) checkInt('pack', 'maxTokens', o.maxTokens, 0, 100_000_000);
+  checkRange('pack', 'positionPrior', o.positionPrior, 0, 100);
   const questionTerms = new Set(termsOf(input.question));
 
   const count = input.tokenCounter ?? estimateTokens;
   const limit = evidenceBudget(input.question, o, count);
+  if (o.unit === 'document') return packByDocument(candidates, input, o, limit, count);
   const sepTokens = count(SOURCE_SEPARATOR);
   const sorted = [...candidates].sort(byScoreDesc);
   // Ids are assigned after selection; count with the widest label any item could get so the

@@ -1,0 +1,35 @@
+/**
+ * The text shapes packing writes (shared by whole-chunk packing, pack.ts, and packing by document,
+ * pack-document.ts): the separator between sources, the elision between quoted sentences, and a
+ * source's header line.
+ */
+import type { EvidenceLookup } from './common';
+import { headingLine } from './common';
+
+/** Separator between packed sources in the prompt. */
+export const SOURCE_SEPARATOR = '\n\n';
+
+/** Separator between two kept sentences that are not adjacent in the chunk. */
+export const ELISION = ' … ';
+
+/**
+ * A source's header line: citation id, document title, heading trail (without a first heading that
+ * repeats the title: a Markdown "# Title", a paper's title as its section), page.
+ */
+export function header(
+  citationId: string,
+  title: string,
+  headings: readonly string[],
+  page: number | undefined,
+): string {
+  const same = (a: string, b: string): boolean => a.trim().toLowerCase() === b.trim().toLowerCase();
+  const rest = headings.length > 0 && same(headings[0] as string, title) ? headings.slice(1) : headings;
+  const trail = rest.length > 0 ? ` › ${headingLine(rest)}` : '';
+  return `[${citationId}] ${title}${trail}${page !== undefined ? ` (p. ${page})` : ''}`;
+}
+
+/** The header line of a source whose heading trail and page come from chunk `chunkId`. */
+export function sourceHeader(citationId: string, title: string, chunkId: string, lookup: EvidenceLookup): string {
+  const chunk = lookup.chunks.get(chunkId);
+  return header(citationId, title, chunk?.headings ?? [], chunk?.page);
+}
