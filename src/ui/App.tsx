@@ -8,6 +8,7 @@ import { BenchmarkPage } from './components/BenchmarkPage';
 import { Header } from './components/Header';
 import { LibraryPage } from './components/LibraryPage';
 import { Notices } from './components/Notices';
+import { ProfileNotice } from './components/ProfileNotice';
 import { PassageDialog, type PassageTarget } from './components/PassageDialog';
 import { SettingsPage } from './components/SettingsPage';
 import { Tabs, panelId, tabId, type TabSpec } from './components/Tabs';
@@ -91,6 +92,7 @@ export function App({ session, ask, ingest, backup, settings, benchmark, client 
     (docId: string, options: { from: number; count: number }) => client.readDocument(docId, options),
     [client],
   );
+  const onOpenSettings = useCallback(() => select('settings'), [select]);
   const onTryDemo = useCallback(() => {
     setQuestion(DEMO_QUESTION);
     select('ask');
@@ -108,6 +110,7 @@ export function App({ session, ask, ingest, backup, settings, benchmark, client 
       </nav>
       <main id="main" tabIndex={-1}>
         <Notices notices={state.notices} onDismiss={onDismiss} />
+        <ProfileNotice store={settings} page={page} onOpenSettings={onOpenSettings} />
         {PAGES.map((p) => (
           <section
             key={p.id}

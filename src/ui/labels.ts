@@ -2,6 +2,7 @@
 import type { DocumentFormat } from '../core/library-format';
 import type { DocStatus, SourceType } from '../core/types';
 import type { AskOutcome, FilePhase } from '../worker/ask-api';
+import type { ProfileName } from '../models/manifest';
 
 export const SOURCE_TYPE_LABEL: Readonly<Record<SourceType, string>> = Object.freeze({
   peer_reviewed: 'Peer-reviewed',
@@ -26,6 +27,12 @@ export const FORMAT_LABEL: Readonly<Record<DocumentFormat, string>> = Object.fre
   html: 'HTML',
   markdown: 'Markdown',
   text: 'Text',
+});
+
+export const PROFILE_LABEL: Readonly<Record<ProfileName, string>> = Object.freeze({
+  embedded: 'Embedded',
+  enhanced: 'Enhanced',
+  tiny: 'Tiny test models',
 });
 
 export const OUTCOME_LABEL: Readonly<Record<AskOutcome, string>> = Object.freeze({

@@ -436,6 +436,16 @@ describe.skipIf(ctx.skip !== null)('model profiles in the app (Settings → Ask)
     await expect
       .poll(async () => (await page.getByTestId('active-embedder').innerText()).trim(), { timeout: 120_000 })
       .toMatch(/^use-lite/);
+    // Every other page says so too, with the way to Settings.
+    await page.getByRole('tab', { name: 'Library' }).click();
+    const notice = page.locator('[data-testid="profile-notice"][data-state="error"]');
+    await notice.waitFor({ timeout: 10_000 });
+    expect(await notice.innerText()).toMatch(
+      /Enhanced models you chose could not be loaded when Evident started, so Ask uses the Embedded profile: embedder: Xenova\/bge-small-en-v1\.5 is not self-hosted/,
+    );
+    await notice.getByRole('button', { name: 'Open Settings' }).click();
+    await expect.poll(() => page.getByRole('tab', { name: 'Settings' }).getAttribute('aria-selected')).toBe('true');
+    expect(await page.getByTestId('profile-notice').count()).toBe(0);
     console.log(`[e2e models] remembered Enhanced without consent at startup: ${await failed.innerText()}`);
     expect(errors).toEqual([]);
     await context.close();

@@ -6,7 +6,7 @@ import type { AppSettingValues, AppSettings } from '../../worker/ask-api';
 import type { EmbedderInfo } from '../../worker/api';
 import type { LoadedRole, ModelStatusReport, ProfileLoadResult } from '../../worker/models-api';
 import { formatBytes, formatMs } from '../format';
-import { SOURCE_TYPE_LABEL } from '../labels';
+import { PROFILE_LABEL, SOURCE_TYPE_LABEL } from '../labels';
 import type { ConsentPrompt, SettingsStore } from '../settings-store';
 import { BackendFacts } from './ModelStatus';
 import { ProgressBar } from './ProgressBar';
@@ -30,8 +30,6 @@ const SOURCE_LABEL = {
   'self-hosted': 'from this site',
   hub: 'this site, else huggingface.co',
 } as const;
-
-const PROFILE_LABEL = { embedded: 'Embedded', enhanced: 'Enhanced', tiny: 'Tiny test models' } as const;
 
 /**
  * The tiny generated test models are offered only with `?test-models` in the address: they check
