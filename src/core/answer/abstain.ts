@@ -177,23 +177,23 @@ export interface KindDecision {
 
 // BEGIN FITTED (written by `npx tsx src/cli/fit-abstain.ts --rgb ../shared/datasets/rgb-counterfactual --scifact ../shared/datasets/scifact --write`)
 // factoid: 447 examples (447 rgb, 0 scifact, 0 scifact-unanswerable), 252 correct; threshold 0.65 (wrong-answer cost 1.5) keeps 158, 150 correct.
-// descriptive: 1613 examples (12 rgb, 803 scifact, 798 scifact-unanswerable), 506 correct; threshold 0.09 (selection F1 cost on answerable train claims 0.0033 ≤ 0.005) keeps 1560, 504 correct.
+// descriptive: 1620 examples (12 rgb, 805 scifact, 803 scifact-unanswerable), 509 correct; threshold 0.09 (selection F1 cost on answerable train claims 0.0033 ≤ 0.005) keeps 1568, 507 correct.
 export const FITTED_ABSTENTION: AbstentionOptions = Object.freeze({
   factoid: Object.freeze({
     model: Object.freeze({
-      mean: Object.freeze({ answerScore: 1.5577, margin: 0.4234, coverage: 0.8975, spanCoverage: 0.7422, typed: 0.9799, specificity: 0.929, voteSources: 1.7852, voteShare: 0.5384, settled: 0.1387, agreement: 0, entityCoverage: 0 }),
-      sd: Object.freeze({ answerScore: 0.3424, margin: 0.3507, coverage: 0.1959, spanCoverage: 0.2519, typed: 0.1405, specificity: 0.1946, voteSources: 1.1346, voteShare: 0.2799, settled: 0.3456, agreement: 1, entityCoverage: 1 }),
-      weights: Object.freeze({ answerScore: 0, margin: 0.3547, coverage: 0, spanCoverage: 0, typed: 0, specificity: 0.8505, voteSources: 0.797, voteShare: 0.4145, settled: 0.8706, agreement: 0, entityCoverage: 0 }),
+      mean: Object.freeze({ answerScore: 1.5593, margin: 0.4234, coverage: 0.8975, spanCoverage: 0.7422, typed: 0.9799, specificity: 0.929, voteSources: 1.7852, voteShare: 0.5384, settled: 0.1387, agreement: 0, entityCoverage: 0 }),
+      sd: Object.freeze({ answerScore: 0.3439, margin: 0.3507, coverage: 0.1959, spanCoverage: 0.2519, typed: 0.1405, specificity: 0.1946, voteSources: 1.1346, voteShare: 0.28, settled: 0.3456, agreement: 1, entityCoverage: 1 }),
+      weights: Object.freeze({ answerScore: 0, margin: 0.3552, coverage: 0, spanCoverage: 0, typed: 0, specificity: 0.8495, voteSources: 0.7976, voteShare: 0.4126, settled: 0.8712, agreement: 0, entityCoverage: 0 }),
       bias: 0.4442,
     }),
     threshold: 0.65,
   }),
   descriptive: Object.freeze({
     model: Object.freeze({
-      mean: Object.freeze({ answerScore: 0.7577, margin: 0, coverage: 0.495, spanCoverage: 0.346, typed: 0, specificity: 0, voteSources: 0, voteShare: 0, settled: 0, agreement: 0.116, entityCoverage: 0.7787 }),
-      sd: Object.freeze({ answerScore: 0.2714, margin: 1, coverage: 0.2312, spanCoverage: 0.2107, typed: 1, specificity: 1, voteSources: 1, voteShare: 1, settled: 1, agreement: 0.2025, entityCoverage: 0.3678 }),
-      weights: Object.freeze({ answerScore: 0.1976, margin: 0, coverage: 0.4491, spanCoverage: 0.103, typed: 0, specificity: 0, voteSources: 0, voteShare: 0, settled: 0, agreement: 0.595, entityCoverage: 0 }),
-      bias: -0.8876,
+      mean: Object.freeze({ answerScore: 0.8054, margin: 0, coverage: 0.4941, spanCoverage: 0.3607, typed: 0, specificity: 0, voteSources: 0, voteShare: 0, settled: 0, agreement: 0.1155, entityCoverage: 0.7778 }),
+      sd: Object.freeze({ answerScore: 0.2675, margin: 1, coverage: 0.2315, spanCoverage: 0.2158, typed: 1, specificity: 1, voteSources: 1, voteShare: 1, settled: 1, agreement: 0.2022, entityCoverage: 0.3683 }),
+      weights: Object.freeze({ answerScore: 0.2746, margin: 0, coverage: 0.4566, spanCoverage: 0, typed: 0, specificity: 0, voteSources: 0, voteShare: 0, settled: 0, agreement: 0.5904, entityCoverage: 0 }),
+      bias: -0.8855,
     }),
     threshold: 0.09,
   }),

@@ -27,6 +27,21 @@ describe('answerExtractive', () => {
     expect(a.sentences.length).toBeLessThanOrEqual(3);
   });
 
+  it('reads a section heading as context for the sentences under it, never as an answer', () => {
+    const body =
+      '## 2. Daily allowances\n\nMeals during business travel are covered up to EUR 60 per day within Europe and EUR 80 per day elsewhere.';
+    const headings = ['Travel and Expenses Policy', '2. Daily allowances'];
+    const question = 'How much is the daily meal allowance?';
+    const a = answerExtractive({ question, sources: [source(1, body, { headings })] });
+    expect(a.kind).toBe('answer');
+    expect(a.sentences[0]!.text).toMatch(/^Meals during business travel/);
+    expect(a.text).not.toMatch(/##|Daily allowances/);
+    expect(a.short).toMatchObject({ text: '60', kind: 'number' });
+    // The heading's words count (at half weight): without the trail the same sentence scores lower.
+    const bare = answerExtractive({ question, sources: [source(1, body.replace(/^## .*\n\n/u, ''))] });
+    expect(a.sentences[0]!.score).toBeGreaterThan(bare.sentences[0]!.score);
+  });
+
   it('picks the value of the asked-for kind: a date for "when", money for "how much", never a dateline', () => {
     const when = answerExtractive({
       question: 'When was Splatoon 2 released?',

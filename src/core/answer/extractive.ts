@@ -5,6 +5,8 @@
  *
  * Sentence score = share of question terms the sentence contains
  *                + ½ × mean rationale match (METEORA: evidence must cover the question's aspects)
+ *   (a term found only in the heading trail of the sentence's section counts
+ *   `HEADING_CONTEXT_WEIGHT`; heading lines are context, never answer sentences)
  *                + `typeBonus` when it holds a value of the asked-for kind that the question does not
  *                + `positionWeight` / (1 + its index in the passage) (leads state the point)
  *                + a small bonus for the passage's rank.
@@ -211,15 +213,28 @@ function scoreSentences(input: ExtractiveInput, o: ExtractiveOptions): { all: Sc
     const body = sourceBody(source);
     const years = yearsIn(extractValues(body));
     const otherYear = qYears.size > 0 && years.size > 0 && ![...years].some((y) => qYears.has(y));
-    sentenceUnits(body).forEach((sp, index) => {
-      const text = body.slice(sp.start, sp.end).split(REDACTION_MARK).join(' ').replace(/\s+/gu, ' ').trim();
+    // The section's heading trail is context for every sentence under it ("2. Daily allowances"
+    // says what "Meals … are covered up to EUR 60 per day" is about), never an answer itself.
+    const trail = source.headings ?? [];
+    const headingTerms = new Set(termsOf(trail.join('\n')));
+    const headingLines = new Set(trail.map(headingKey));
+    const share = (wanted: readonly string[] | ReadonlySet<string>, terms: ReadonlySet<string>): number => {
+      const list = [...wanted];
+      if (list.length === 0) return 0;
+      const own = list.filter((t) => terms.has(t)).length;
+      const context = list.filter((t) => !terms.has(t) && headingTerms.has(t)).length;
+      return (own + HEADING_CONTEXT_WEIGHT * context) / list.length;
+    };
+    let index = 0;
+    for (const sp of sentenceUnits(body)) {
+      const raw = body.slice(sp.start, sp.end);
+      if (isHeadingUnit(raw, headingLines)) continue;
+      const text = raw.split(REDACTION_MARK).join(' ').replace(/\s+/gu, ' ').trim();
       // Too short to answer anything, or itself a question ("When is the release date?").
-      if (tokenize(text).length < 3 || /\?["'”’)]*$/u.test(text)) return;
+      if (tokenize(text).length < 3 || /\?["'”’)]*$/u.test(text)) continue;
       const terms = new Set(termsOf(text));
-      const qHit = qTerms.size > 0 ? [...qTerms].filter((t) => terms.has(t)).length / qTerms.size : 0;
-      const match = rationales.map((r) =>
-        r.terms.length > 0 ? r.terms.filter((t) => terms.has(t)).length / r.terms.length : 0,
-      );
+      const qHit = share(qTerms, terms);
+      const match = rationales.map((r) => share(r.terms, terms));
       const mean = match.length > 0 ? match.reduce((a, b) => a + b, 0) / match.length : 0;
       const values = extractValues(text);
       const partial: Scored = { text, source, rank, index, terms, values, match, score: 0, otherYear };
@@ -227,9 +242,23 @@ function scoreSentences(input: ExtractiveInput, o: ExtractiveOptions): { all: Sc
       const score =
         qHit + 0.5 * mean + (typed ? o.typeBonus : 0) + o.positionWeight / (1 + index) + (0.05 * (n - rank)) / n;
       all.push({ ...partial, score: qHit > 0 || mean > 0 ? score : 0 });
-    });
+      index++;
+    }
   });
   return { all, rationales };
+}
+
+/** How much a question term found only in the section's headings counts, against one in the sentence. */
+export const HEADING_CONTEXT_WEIGHT = 0.5;
+
+/** A heading compared loosely: folded, Markdown's "#" marks and surrounding space dropped. */
+const headingKey = (h: string): string => foldText(h.replace(/^\s*#{1,6}\s+/u, '').replace(/\s+#+\s*$/u, '')).trim();
+
+/** A unit that is a heading line: a Markdown ATX heading, or one of the chunk's headings verbatim. */
+function isHeadingUnit(raw: string, headingLines: ReadonlySet<string>): boolean {
+  const line = raw.trim();
+  if (line.includes('\n')) return false;
+  return /^#{1,6}\s/u.test(line) || headingLines.has(headingKey(line));
 }
 
 function shortAnswerOf(chosen: readonly Scored[], question: string): ShortAnswer | null {
