@@ -263,6 +263,50 @@ describe('detectConflicts', () => {
     expect(then.conflicts[0]).toMatchObject({ winner: '7day', resolvedBy: 'recency' });
   });
 
+  it('lets no passage about another subject side with a value, and reads no section number as a value', () => {
+    // The demo library's two policy versions, numbered sections and all, beside an equipment
+    // policy that happens to state "two days" about something else.
+    const corpus = buildCorpus([
+      {
+        id: 'v3',
+        sourceType: 'internal_policy',
+        chunks: [
+          '## 2. Eligibility and limits\n\nEmployees who have completed their probation period may work remotely for up to **three days per\nweek**. Teams agree their office days with their manager.',
+        ],
+      },
+      {
+        id: 'v2',
+        sourceType: 'internal_policy',
+        status: 'superseded',
+        chunks: [
+          "## 2. Eligibility and limits\n\nEmployees who have completed their probation period may work remotely for up to **two days per\nweek**, with their manager's approval.",
+        ],
+      },
+      {
+        id: 'phones',
+        sourceType: 'unknown',
+        chunks: [
+          "## Satellite phones\n\nSatellite phones are issued only for trips without mobile coverage, and must be returned within two days of the trip's end.",
+        ],
+      },
+    ]);
+    const lookup = { chunks: corpus.chunks, documents: corpus.documents };
+    const question = 'How many days per week may staff work remotely?';
+    const context = [candidate('v2#0', 0.98), candidate('phones#0', 0.5)];
+    // The two versions are one text (lineage): the current one speaks for it.
+    const lin = detectLineage([candidate('v3#0', 1), ...context], { lookup });
+    expect(lin.clusterOf.get('v2#0')).toBe(lin.clusterOf.get('v3#0'));
+    const r = detectConflicts([candidate('v3#0', 1)], { question, lookup, context, clusterOf: lin.clusterOf });
+    expect(r.conflicts).toHaveLength(1);
+    const c = r.conflicts[0]!;
+    expect(c).toMatchObject({ status: 'resolved', winner: '3day', resolvedBy: 'status' });
+    expect(c.sides.map((x) => [x.key, x.candidateIds])).toEqual([
+      ['3day', ['v3#0']],
+      ['2day', ['v2#0']],
+    ]);
+    expect(r.kept.map((x) => x.id)).toEqual(['v3#0']);
+  });
+
   it('finds a negation flip, and no conflict between compatible values', () => {
     const lookup = setup(
       {},

@@ -29,6 +29,9 @@
  *     naming both sides votes for neither), and a passage dated only to years the question does not
  *     ask about is about another event and corroborates nothing. A name mention must be capitalised
  *     and carry no number the side lacks ("Toy Story 3" is not "Toy Story 2").
+ *   A passage outside the aligned pairs states or corroborates a side only when it is about the
+ *   question (a question term besides the disputed values): a policy on returning phones "within
+ *   two days" is no vote for "two days per week" of remote work.
  *   Counting copies cannot separate an original from its edit: every original passage has its own
  *   edited twin, so both sides have the same number of passages and of lineage clusters. Only
  *   passages with no twin (corroboration) and the edit's own leftovers (consistency) can.
@@ -41,7 +44,7 @@ import type { Candidate, DocumentMeta } from '../types';
 import { assertKnownOptions } from '../errors';
 import type { EvidenceLookup, Token } from '../select/common';
 import { byScoreDesc, checkRange, metaOf, withEntry } from '../select/common';
-import { isStopword } from '../select/rationales';
+import { isStopword, termsOf } from '../select/rationales';
 import type { AnalysedText } from './common';
 import { PassageTable, VERIFY_STAGE, analyseText, keyJaccard, lambdaOf, sentenceUnits } from './common';
 import { diffKeys } from './diff';
@@ -352,6 +355,20 @@ function states(text: AnalysedText, folded: string, side: SideValue): boolean {
   return text.values.some((v) => v.kind === side.kind && (v.key === side.key || sameNumber(v, side)));
 }
 
+/**
+ * Whether a passage is about the question: it holds a question term outside the disputed values
+ * (the sides' values are removed; other names stay, as "Apple" in "Tim Cook's Run as Apple CEO").
+ * A question with no content terms puts no constraint.
+ */
+function onTopic(text: AnalysedText, questionTerms: ReadonlySet<string>, sides: readonly SideValue[]): boolean {
+  if (questionTerms.size === 0) return true;
+  let rest = text.text;
+  for (const v of text.values) {
+    if (sides.some((s) => s.kind === v.kind && compatibleKeys(v.kind, v.key, s.key))) rest = rest.replace(v.raw, ' ');
+  }
+  return termsOf(rest).some((t) => questionTerms.has(t));
+}
+
 function sameNumber(v: KeyValue, side: SideValue): boolean {
   if (side.kind !== 'number' || v.kind !== 'number') return false;
   return compatibleKeys('number', v.key, side.key);
@@ -658,6 +675,7 @@ export function detectConflicts(
   // A passage whose dates name only years the question does not ask about is about another event
   // ("Super Bowl LVII … Glendale" for a question about 2021): it corroborates nothing.
   const questionYears = yearsOf(analyseText(input.question));
+  const questionTerms = new Set(termsOf(input.question));
   const aboutOtherYear = (id: string): boolean => {
     if (questionYears.size === 0) return false;
     const ys = yearsOf(whole.get(id));
@@ -685,6 +703,10 @@ export function detectConflicts(
     const datePart =
       kind === 'date' ? distinguishingDatePart(sides.filter((s) => s.phrase === null).map((s) => s.key)) : null;
     // Who states which side (any spelling). Polarity sides are stated by the pair members themselves.
+    // Any other passage states a side only when it is about the question: it holds a question term
+    // besides its values ("must be returned within two days" in an equipment policy does not side
+    // with "two days per week" of remote work).
+    const members = new Set(pairs.flat());
     const statesOf = new Map<string, Set<number>>();
     variantLists.forEach((variants, k) => {
       const s = sides[k] as SideValue;
@@ -692,7 +714,11 @@ export function detectConflicts(
         const stated =
           s.kind === 'polarity'
             ? pairs.some(([a, b]) => (a === c.id || b === c.id) && hasNegation(textOf(c.id)) === (s.key === 'negated'))
-            : variants.some((v) => states(whole.get(c.id), folded.get(c.id), v));
+            : variants.some(
+                (v) =>
+                  states(whole.get(c.id), folded.get(c.id), v) &&
+                  (members.has(c.id) || onTopic(whole.get(c.id), questionTerms, sides)),
+              );
         if (stated) statesOf.set(c.id, (statesOf.get(c.id) ?? new Set()).add(k));
       }
     });
@@ -700,7 +726,7 @@ export function detectConflicts(
     for (const [id, ks] of statesOf) if (ks.size === 1) full[[...ks][0] as number]!.push(id);
     const partial = sides.map((): string[] => []);
     for (const c of all) {
-      if (statesOf.has(c.id) || aboutOtherYear(c.id)) continue;
+      if (statesOf.has(c.id) || aboutOtherYear(c.id) || !onTopic(whole.get(c.id), questionTerms, sides)) continue;
       const ks = corroboratedSides(sentences(c.id), sides, datePart);
       if (ks.length === 1) partial[ks[0] as number]!.push(c.id);
     }

@@ -20,6 +20,18 @@ describe('extractValues', () => {
     expect(keys('Employees get ten days of leave.')).toEqual(['number:10day']);
   });
 
+  it('reads no section or list number as a value, and keeps figures that merely start a line', () => {
+    const keys = (t: string): string[] =>
+      extractValues(t)
+        .filter((v) => v.kind !== 'entity')
+        .map((v) => v.key);
+    expect(keys('## 2. Daily allowances\n\nMeals are covered up to 60 EUR per day.')).toEqual(['60eur']);
+    expect(keys('### 2.1 Core hours')).toEqual([]);
+    expect(keys('1. Book travel 14 days ahead.\n2) Submit claims within 30 days.')).toEqual(['14day', '30day']);
+    expect(keys('- 3. Mileage')).toEqual([]);
+    expect(keys('2020 was the first year.\n3.5 million people applied.')).toEqual(['2020', '3500000people']);
+  });
+
   it('reads names as runs of capitalised words, not sentence-initial function words', () => {
     expect(keys('The game was played in Tampa, Florida.')).toEqual(['entity:tampa', 'entity:florida']);
     expect(keys('Niels B. Christiansen leads the LEGO Group.')).toEqual([

@@ -295,11 +295,28 @@ function datesIn(text: string, folded: string): KeyValue[] {
   return out;
 }
 
+/**
+ * Section and list numbers at the start of a line: after Markdown's heading marks ("## 2.",
+ * "### 2.1 Core hours") or followed by "." or ")" ("2. Daily allowances", "3) Submit"). They
+ * number the text; they state nothing ("2" is not a value that "two days" could agree with).
+ */
+const MARKER_RE = /^[ \t]*(?:#{1,6}[ \t]+\d+(?:\.\d+)*[.)]?|(?:[-*+][ \t]+)?\d+(?:\.\d+)*[.)])(?=[ \t])/gmu;
+
+/** Start offsets of the section and list numbers of a text (see `MARKER_RE`). */
+function markerStarts(text: string): Set<number> {
+  const out = new Set<number>();
+  if (!/\d[.)]?[ \t]/u.test(text)) return out;
+  for (const m of text.matchAll(MARKER_RE)) out.add(m.index + m[0].search(/\d/u));
+  return out;
+}
+
 function numbersIn(text: string, folded: string, taken: readonly KeyValue[]): KeyValue[] {
   const out: KeyValue[] = [];
   const overlaps = (s: number, e: number): boolean => [...taken, ...out].some((v) => s < v.end && e > v.start);
+  const markers = markerStarts(text);
   for (const m of text.matchAll(NUMBER_RE)) {
     const start = m.index;
+    if (markers.has(start)) continue;
     let end = start + m[0].length;
     const [, sign, digits, pct1, scaleWord, pct2, unitWord] = m;
     if (digits === undefined) continue;
