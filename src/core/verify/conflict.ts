@@ -29,9 +29,10 @@
  *     naming both sides votes for neither), and a passage dated only to years the question does not
  *     ask about is about another event and corroborates nothing. A name mention must be capitalised
  *     and carry no number the side lacks ("Toy Story 3" is not "Toy Story 2").
- *   A passage outside the aligned pairs states or corroborates a side only when it is about the
- *   question (a question term besides the disputed values): a policy on returning phones "within
- *   two days" is no vote for "two days per week" of remote work.
+ *   A passage outside the aligned pairs states a side only when it is about the question (a
+ *   question term besides the disputed values): a policy on returning phones "within two days" is
+ *   no vote for "two days per week" of remote work. (Partial corroboration keeps its own, looser
+ *   reading above.)
  *   Counting copies cannot separate an original from its edit: every original passage has its own
  *   edited twin, so both sides have the same number of passages and of lineage clusters. Only
  *   passages with no twin (corroboration) and the edit's own leftovers (consistency) can.
@@ -726,7 +727,7 @@ export function detectConflicts(
     for (const [id, ks] of statesOf) if (ks.size === 1) full[[...ks][0] as number]!.push(id);
     const partial = sides.map((): string[] => []);
     for (const c of all) {
-      if (statesOf.has(c.id) || aboutOtherYear(c.id) || !onTopic(whole.get(c.id), questionTerms, sides)) continue;
+      if (statesOf.has(c.id) || aboutOtherYear(c.id)) continue;
       const ks = corroboratedSides(sentences(c.id), sides, datePart);
       if (ks.length === 1) partial[ks[0] as number]!.push(c.id);
     }
