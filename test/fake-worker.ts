@@ -1,13 +1,13 @@
 /**
  * A stand-in for the app's Web Worker in Node tests of the UI side (`src/ui/worker-client.test.ts`,
- * `src/ui/session-progress.test.ts`): a Comlink endpoint over a Node MessageChannel whose other end
+ * `src/ui/session-progress.test.ts`, the stores' tests): a Comlink endpoint over a Node MessageChannel whose other end
  * exposes a test API. The client under test talks to it exactly as to the real worker, progress
  * callbacks included (each proxy gets its own MessagePort, as in the browser).
  */
 import * as Comlink from 'comlink';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import type { EvidentWorkerApi, Result } from '../src/worker/api';
-import type { WorkerLike } from '../src/ui/worker-client';
+import { WorkerClient, type WorkerLike } from '../src/ui/worker-client';
 
 export type FakeApi = Partial<EvidentWorkerApi> & Pick<EvidentWorkerApi, 'ping' | 'abort'>;
 
@@ -54,6 +54,19 @@ export function connectFakeWorker(api: FakeApi): { worker: FakeWorker; close(): 
     close: () => {
       port1.close();
       port2.close();
+    },
+  };
+}
+
+/** The app's `WorkerClient` over a fake worker serving `api` (no heartbeat); `dispose` ends both. */
+export function fakeWorkerClient(api: FakeApi): { client: WorkerClient; dispose(): void } {
+  const { worker, close } = connectFakeWorker(api);
+  const client = new WorkerClient({ createWorker: () => worker, heartbeatMs: 60_000 });
+  return {
+    client,
+    dispose: () => {
+      client.dispose();
+      close();
     },
   };
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { fakeWorkerClient, ok, waitFor } from '../../test/fake-worker';
 import { EvidentError } from '../core/errors';
 import type { AskProgress, AskResult, FeedbackInput, FeedbackResult } from '../worker/ask-api';
 import { AskStore } from './ask-store';
@@ -52,20 +53,34 @@ describe('AskStore', () => {
     expect(store.getState().ask).toEqual({ phase: 'idle' });
   });
 
-  it('ignores progress that arrives after the result', async () => {
-    let late: (() => void) | null = null;
-    const store = new AskStore({
-      ask: async (q: string, opts: { onProgress?: (p: AskProgress) => void } = {}) => {
-        late = () => opts.onProgress?.({ phase: 'validate' });
-        return result(q);
-      },
-      feedback: async () => {
-        throw new Error('unused');
+  it('ignores progress that arrives after the result (through the real client, over a message port)', async () => {
+    let lateDelivered = false;
+    const { client, dispose } = fakeWorkerClient({
+      ping: (n) => n,
+      abort: () => false,
+      ask: async (q, _opts, onProgress) => {
+        await onProgress?.({ phase: 'select' });
+        // Sent after the result, as the browser may deliver it.
+        setTimeout(() => {
+          void Promise.resolve(onProgress?.({ phase: 'validate' })).then(() => (lateDelivered = true));
+        }, 0);
+        return ok(result(q));
       },
     });
-    await store.ask('q');
-    late!();
-    expect(store.getState().ask.phase).toBe('done');
+    try {
+      const store = new AskStore(client);
+      const steps: string[] = [];
+      store.subscribe(() => {
+        const a = store.getState().ask;
+        if (a.phase === 'asking') steps.push(a.step);
+      });
+      await store.ask('q');
+      await waitFor(() => lateDelivered);
+      expect(steps).toEqual(['retrieve', 'select']);
+      expect(store.getState().ask).toMatchObject({ phase: 'done', result: { question: 'q' } });
+    } finally {
+      dispose();
+    }
   });
 
   it('cancels the question in flight when a new one is asked (the older result never shows)', async () => {

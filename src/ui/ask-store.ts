@@ -58,13 +58,12 @@ export class AskStore extends Store<AskState> {
     this.run = run;
     this.set({ ask: { phase: 'asking', question: q, step: 'retrieve' }, feedback: {} });
     const t0 = performance.now();
-    // Progress travels on its own message port and can arrive after the result: ignore it then.
-    let settled = false;
+    // The client delivers no progress once the call settled (it may arrive after the result).
     try {
       const result = await this.client.ask(q, {
         signal: run.signal,
         onProgress: (p) => {
-          if (settled || run.signal.aborted || p.phase === 'done') return;
+          if (run.signal.aborted || p.phase === 'done') return;
           // Streamed text only grows: an event that arrives late never shortens what is shown.
           const before = this.getState().ask;
           const shown = before.phase === 'asking' ? before.partial : undefined;
@@ -84,10 +83,8 @@ export class AskStore extends Store<AskState> {
           });
         },
       });
-      settled = true;
       if (!run.signal.aborted) this.set({ ask: { phase: 'done', result, ms: performance.now() - t0 } });
     } catch (err) {
-      settled = true;
       if (!run.signal.aborted && !isAbort(err))
         this.set({ ask: { phase: 'error', question: q, error: toErrorValue(err) } });
     }

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { fakeWorkerClient, ok, waitFor } from '../../test/fake-worker';
 import { EvidentError } from '../core/errors';
 import manifestJson from '../../models/manifest.json';
 import { parseManifest, summarizeProfiles, type ProfileSummary } from '../models/manifest';
 import type { AppSettings, SettingsPatch } from '../worker/ask-api';
-import type { ModelStatusReport, ProfileLoadResult, RestoreStatus } from '../worker/models-api';
+import type { ModelStatusReport, ProfileLoadProgress, ProfileLoadResult, RestoreStatus } from '../worker/models-api';
 import { SettingsStore } from './settings-store';
 
 const base = {
@@ -140,6 +141,47 @@ describe('SettingsStore', () => {
     await store.releaseProfile();
     expect(store.getState().profileLoad).toEqual({ phase: 'idle' });
     expect(store.getState().models?.loaded).toBeNull();
+  });
+
+  it('ignores load progress that arrives after the result (through the real client, over a message port)', async () => {
+    let lateDelivered = false;
+    const progress = (phase: 'download' | 'ready'): ProfileLoadProgress => ({
+      role: 'embedder',
+      modelId: 'tiny/encoder',
+      phase,
+      loadedBytes: phase === 'ready' ? 10 : 5,
+      totalBytes: 10,
+    });
+    const { client, dispose } = fakeWorkerClient({
+      ping: (n) => n,
+      abort: () => false,
+      loadProfile: async (_profile, _opts, onProgress) => {
+        await onProgress?.(progress('download'));
+        // Sent after the result, as the browser may deliver it.
+        setTimeout(() => {
+          void Promise.resolve(onProgress?.(progress('ready'))).then(() => (lateDelivered = true));
+        }, 0);
+        return ok(tinyResult);
+      },
+      updateSettings: async (patch) => ok({ ...base, values: { ...base.values, ...patch.values } }),
+      modelStatus: async () => ok(idleModels(tinyResult)),
+    });
+    try {
+      const store = new SettingsStore(client);
+      const seen: string[] = [];
+      store.subscribe(() => {
+        const load = store.getState().profileLoad;
+        const at = load.phase === 'loading' ? `loading ${load.progress?.phase ?? '-'}` : load.phase;
+        if (seen.at(-1) !== at) seen.push(at);
+      });
+      await store.loadProfile(TINY);
+      await waitFor(() => lateDelivered);
+      await store.refreshModels();
+      expect(seen).toEqual(['loading -', 'loading download', 'ready']);
+      expect(store.getState().profileLoad).toMatchObject({ phase: 'ready', result: { profile: 'tiny' } });
+    } finally {
+      dispose();
+    }
   });
 
   it('follows the re-embedding until it ends; a restarted worker shows no profile loaded', async () => {

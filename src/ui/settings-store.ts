@@ -136,25 +136,21 @@ export class SettingsStore extends Store<SettingsState> {
     this.profileRun = run;
     const allowRemote = this.getState().hubConsent;
     this.set({ profileLoad: { phase: 'loading', profile: profile.name, progress: null }, consentPrompt: null });
-    // Progress can arrive after the result (another message port): ignore it then.
-    let settled = false;
+    // The client delivers no progress once the call settled (it may arrive after the result).
     try {
       const result = await this.client.loadProfile(profile.name, {
         allowRemote,
         signal: run.signal,
         onProgress: (progress) => {
-          if (!settled && !run.signal.aborted)
-            this.set({ profileLoad: { phase: 'loading', profile: profile.name, progress } });
+          if (!run.signal.aborted) this.set({ profileLoad: { phase: 'loading', profile: profile.name, progress } });
         },
       });
-      settled = true;
       if (!run.signal.aborted) {
         this.set({ profileLoad: { phase: 'ready', result } });
         // Remembered: the worker loads it again at the next start.
         await this.remember({ profile: profile.name });
       }
     } catch (err) {
-      settled = true;
       if (run.signal.aborted || isAbort(err)) return;
       const error = toErrorValue(err);
       if (error.code === 'model_not_found' && !allowRemote && profile.fromHub) {

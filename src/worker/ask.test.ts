@@ -4,6 +4,7 @@
  * the superseded version and the blog post in the trail as dropped, each with its reason.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIELD_EQUIPMENT_POLICY } from '../../test/fixtures/field-equipment';
 import { createPriorState, MemoryPriorStore } from '../core/select/priors';
 import type { Embedder } from '../models/embedder';
 import { loadUseEmbedderNode } from '../node/use-node';
@@ -173,20 +174,6 @@ describe('ask with settings and priors', () => {
   });
 });
 
-/** A policy the demo library knows nothing about: its facts are stated once, by this document alone. */
-const FIELD_EQUIPMENT = `# Field equipment policy
-
-## Laptops
-
-Staff may borrow a field laptop for up to 14 calendar days at a time. A longer loan needs the
-written approval of the operations manager.
-
-## Satellite phones
-
-Satellite phones are issued only for trips to regions without mobile coverage, and must be
-returned within two days of the trip's end.
-`;
-
 describe('ask on a fact stated by one document of the library', () => {
   let own: Engine;
   beforeAll(async () => {
@@ -196,7 +183,7 @@ describe('ask on a fact stated by one document of the library', () => {
     await own.addDocument({
       docId: 'field-equipment',
       title: 'field-equipment.md',
-      text: FIELD_EQUIPMENT,
+      text: FIELD_EQUIPMENT_POLICY,
       format: 'markdown',
       sourceType: 'unknown',
       status: 'current',
@@ -221,6 +208,19 @@ describe('ask on a fact stated by one document of the library', () => {
     },
     60_000,
   );
+
+  // The superseded policy says "two days", the current one "three days", and the equipment policy
+  // "two days" about returning phones: that passage is no vote for the old figure, and the
+  // section number "2." of the policies' heading is no value, so the status settles it.
+  it('settles the current against the superseded figure by status, with no vote from another subject', async () => {
+    const r = await ask({ engine: own, settings: memorySettings() }, 'How many days per week may staff work remotely?');
+    expect(r.outcome).toBe('supported');
+    expect(r.answer.text).toMatch(/three days/);
+    const conflict = r.conflicts.find((c) => c.onQuestion);
+    expect(conflict).toMatchObject({ status: 'resolved', winner: '3day', resolvedBy: 'status' });
+    const voters = conflict!.sides.flatMap((x) => x.candidateIds);
+    expect(voters.some((id) => id.startsWith('field-equipment'))).toBe(false);
+  }, 60_000);
 });
 
 describe('selectionOptions', () => {

@@ -18,9 +18,6 @@ import { copyAssets } from '../../scripts/copy-assets.ts';
 import { ensureTinyModels } from '../../scripts/make-tiny-models.ts';
 import { CHROMIUM_PATH } from '../../src/node/chromium';
 
-/** Debian's Chromium; `EVIDENT_CHROMIUM` overrides it (e.g. to check the skip path). */
-export { CHROMIUM_PATH };
-
 export interface E2eContext {
   /** Set when the suite must skip: the reason, printed by the test file. */
   readonly skip: string | null;

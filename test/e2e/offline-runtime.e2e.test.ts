@@ -10,20 +10,14 @@
  * reloads and the worker restores the remembered tiny profile by itself: every onnxruntime-web
  * and model file comes from Cache Storage.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { build, preview, type PreviewServer } from 'vite';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { FILE_HASH_HEADER, MODEL_CACHE } from '../../src/sw/precache';
-import { LOCAL_SCHEMES, launchChromium } from './browser';
+import { LOCAL_SCHEMES } from './browser';
+import { appReady, openBuiltApp, serviceWorkerControls, type AppInBrowser } from './built-app';
 
 const ctx = inject('e2e');
 if (ctx.skip) console.warn(`[e2e] ${ctx.skip}`);
-
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** What Cache Storage holds: per cache, each entry's path and its file-hash header. */
 function cachedEntries(page: Page, header: string): Promise<Record<string, { path: string; hash: string | null }[]>> {
@@ -43,57 +37,24 @@ function cachedEntries(page: Page, header: string): Promise<Record<string, { pat
 }
 
 describe.skipIf(ctx.skip !== null)('onnxruntime-web and test models: cached on first use (Chromium)', () => {
-  let outDir: string;
-  let server: PreviewServer | null = null;
-  let browser: Browser;
-  let context: BrowserContext;
-  let page: Page;
-  let url: string;
-  const pageErrors: string[] = [];
+  let app: AppInBrowser;
 
   beforeAll(async () => {
-    outDir = await mkdtemp(join(tmpdir(), 'evident-offline-runtime-e2e-'));
-    const configFile = join(ROOT, 'vite.config.ts');
-    // The e2e global setup already copied the public assets and generated the tiny models.
-    await build({ root: ROOT, configFile, mode: 'production', logLevel: 'warn', build: { outDir, emptyOutDir: true } });
-    server = await preview({
-      root: ROOT,
-      configFile,
-      logLevel: 'warn',
-      build: { outDir },
-      preview: { host: '127.0.0.1', port: 0, open: false },
-    });
-    url = server.resolvedUrls?.local[0] ?? '';
-    browser = await launchChromium();
-    context = await browser.newContext({ viewport: { width: 1100, height: 1400 } });
-    page = await context.newPage();
-    page.on('pageerror', (e) => pageErrors.push(e.message));
+    app = await openBuiltApp('evident-offline-runtime-e2e-', { viewport: { width: 1100, height: 1400 } });
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    if (outDir) await rm(outDir, { recursive: true, force: true });
+    await app?.close();
   });
 
-  const ready = async (): Promise<void> => {
-    const attached = { state: 'attached', timeout: 180_000 } as const;
-    await page.locator('[data-testid="model-status"][data-state="ready"]').waitFor(attached);
-    await page.locator('[data-testid="library"][data-state="ready"]').waitFor(attached);
-  };
-
   it('precaches no onnxruntime-web file; caches it and the models once on first use; loads them offline', async () => {
-    await page.goto(new URL('./?test-models#settings', url).href);
-    await ready();
-    await page.evaluate(async () => {
-      await navigator.serviceWorker.ready;
-      if (!navigator.serviceWorker.controller) {
-        await new Promise((r) => navigator.serviceWorker.addEventListener('controllerchange', r, { once: true }));
-      }
-    });
+    const { page, context, pageErrors } = app;
+    await page.goto(new URL('./?test-models#settings', app.url).href);
+    await appReady(page, 'attached');
+    await serviceWorkerControls(page);
     // Reloaded: the app's worker is now started by a page the service worker serves.
     await page.reload();
-    await ready();
+    await appReady(page, 'attached');
     const before = await cachedEntries(page, FILE_HASH_HEADER);
     const precache = Object.entries(before).find(([name]) => name.startsWith('evident-precache:'));
     expect(precache, Object.keys(before).join(', ')).toBeDefined();
@@ -126,8 +87,7 @@ describe.skipIf(ctx.skip !== null)('onnxruntime-web and test models: cached on f
 
     // No network: the context is offline and the server is gone.
     await context.setOffline(true);
-    await server!.close();
-    server = null;
+    await app.stopServer();
     const responses: { url: string; fromServiceWorker: boolean; status: number }[] = [];
     const failed: string[] = [];
     context.on('response', (r) =>
@@ -135,7 +95,7 @@ describe.skipIf(ctx.skip !== null)('onnxruntime-web and test models: cached on f
     );
     context.on('requestfailed', (r) => failed.push(r.url()));
     await page.reload();
-    await ready();
+    await appReady(page, 'attached');
     // The worker restores the remembered tiny profile by itself, from Cache Storage.
     const load = page.locator('[data-testid="profile-load"][data-state="ready"][data-profile="tiny"]');
     await load.waitFor({ timeout: 120_000 });

@@ -12,33 +12,17 @@
  * it adds the headers and the reloaded page is isolated.
  */
 import { createServer, type Server } from 'node:http';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, extname, join, normalize, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { build, preview, type PreviewServer } from 'vite';
+import { mkdir, readFile } from 'node:fs/promises';
+import { extname, join, normalize } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { LOCAL_SCHEMES, launchChromium } from './browser';
+import { LOCAL_SCHEMES } from './browser';
+import { FIELD_EQUIPMENT_POLICY } from '../fixtures/field-equipment';
+import { appReady, openBuiltApp, serviceWorkerControls, type AppInBrowser } from './built-app';
 
 const ctx = inject('e2e');
 if (ctx.skip) console.warn(`[e2e] ${ctx.skip}`);
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const BASE = '/evident/';
-
-const POLICY = `# Field equipment policy
-
-## Laptops
-
-Staff may borrow a field laptop for up to 14 calendar days at a time. A longer loan needs the
-written approval of the operations manager.
-
-## Satellite phones
-
-Satellite phones are issued only for trips to regions without mobile coverage, and must be
-returned within two days of the trip's end.
-`;
 
 const TYPES: Readonly<Record<string, string>> = {
   '.html': 'text/html',
@@ -75,40 +59,12 @@ async function plainStaticServer(dir: string, base: string): Promise<{ server: S
 }
 
 describe.skipIf(ctx.skip !== null)('offline after a first visit, under a base path (Chromium)', () => {
-  let outDir: string;
-  let server: PreviewServer | null = null;
-  let browser: Browser;
-  let context: BrowserContext;
-  let page: Page;
-  let url: string;
-  const pageErrors: string[] = [];
+  let app: AppInBrowser;
 
   beforeAll(async () => {
-    outDir = await mkdtemp(join(tmpdir(), 'evident-offline-e2e-'));
-    const configFile = join(ROOT, 'vite.config.ts');
-    // The e2e global setup already copied the public assets.
-    await build({
-      root: ROOT,
-      configFile,
-      base: BASE,
-      mode: 'production',
-      logLevel: 'warn',
-      build: { outDir, emptyOutDir: true },
-    });
-    server = await preview({
-      root: ROOT,
-      configFile,
-      base: BASE,
-      logLevel: 'warn',
-      build: { outDir },
-      preview: { host: '127.0.0.1', port: 0, open: false },
-    });
-    url = server.resolvedUrls?.local[0] ?? '';
-    expect(new URL(url).pathname).toBe(BASE);
-    browser = await launchChromium();
-    context = await browser.newContext({ viewport: { width: 1100, height: 1200 } });
-    page = await context.newPage();
-    page.on('pageerror', (e) => pageErrors.push(e.message));
+    app = await openBuiltApp('evident-offline-e2e-', { base: BASE, viewport: { width: 1100, height: 1200 } });
+    const { page, context } = app;
+    expect(new URL(app.url).pathname).toBe(BASE);
     if (process.env.DEBUG_OFFLINE_E2E) {
       const t0 = Date.now();
       const log = (m: string) => console.log(`[offline ${((Date.now() - t0) / 1000).toFixed(1)}s] ${m}`);
@@ -121,26 +77,15 @@ describe.skipIf(ctx.skip !== null)('offline after a first visit, under a base pa
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    if (outDir) await rm(outDir, { recursive: true, force: true });
+    await app?.close();
   });
 
-  const ready = async (): Promise<void> => {
-    await page.locator('[data-testid="model-status"][data-state="ready"]').waitFor({ timeout: 180_000 });
-    await page.locator('[data-testid="library"][data-state="ready"]').waitFor({ timeout: 180_000 });
-  };
-
   it('starts, adds a Markdown file and answers with a citation with no network at all', async () => {
-    await page.goto(url);
-    await ready();
+    const { page, context, pageErrors } = app;
+    await page.goto(app.url);
+    await appReady(page);
     // The service worker installs (precaching everything), activates and claims the page.
-    await page.evaluate(async () => {
-      await navigator.serviceWorker.ready;
-      if (!navigator.serviceWorker.controller) {
-        await new Promise((r) => navigator.serviceWorker.addEventListener('controllerchange', r, { once: true }));
-      }
-    });
+    await serviceWorkerControls(page);
     const scope = await page.evaluate(async () => (await navigator.serviceWorker.ready).scope);
     expect(new URL(scope).pathname).toBe(BASE);
     await page.getByTestId('offline-ready').waitFor({ timeout: 10_000 });
@@ -157,12 +102,11 @@ describe.skipIf(ctx.skip !== null)('offline after a first visit, under a base pa
 
     // No network: the context is offline and the server is gone.
     await context.setOffline(true);
-    await server!.close();
-    server = null;
+    await app.stopServer();
     const responses: { url: string; fromServiceWorker: boolean }[] = [];
     context.on('response', (r) => responses.push({ url: r.url(), fromServiceWorker: r.fromServiceWorker() }));
     await page.reload();
-    await ready();
+    await appReady(page);
     expect(await page.evaluate(() => self.crossOriginIsolated)).toBe(true);
     expect(await page.getByTestId('model-status').getAttribute('data-isolated')).toBe('yes');
     expect(await page.getByTestId('library').getAttribute('data-source')).toBe('stored');
@@ -170,7 +114,7 @@ describe.skipIf(ctx.skip !== null)('offline after a first visit, under a base pa
     await page.getByLabel('Add documents').setInputFiles({
       name: 'field-equipment.md',
       mimeType: 'text/markdown',
-      buffer: Buffer.from(POLICY, 'utf8'),
+      buffer: Buffer.from(FIELD_EQUIPMENT_POLICY, 'utf8'),
     });
     await page
       .locator('ul.jobs > li[data-file-name="field-equipment.md"][data-job-status="done"]')
@@ -214,14 +158,14 @@ describe.skipIf(ctx.skip !== null)('offline after a first visit, under a base pa
     );
   });
   it('on a host without COOP/COEP: single-threaded at first, cross-origin isolated once the service worker serves it', async () => {
-    const { server: plain, url: plainUrl } = await plainStaticServer(outDir, BASE);
+    const { browser, pageErrors } = app;
+    const { server: plain, url: plainUrl } = await plainStaticServer(app.outDir, BASE);
     const other = await browser.newContext({ viewport: { width: 1100, height: 1200 } });
     try {
       const p = await other.newPage();
       p.on('pageerror', (e) => pageErrors.push(e.message));
       await p.goto(plainUrl);
-      await p.locator('[data-testid="model-status"][data-state="ready"]').waitFor({ timeout: 180_000 });
-      await p.locator('[data-testid="library"][data-state="ready"]').waitFor({ timeout: 180_000 });
+      await appReady(p);
       expect(await p.evaluate(() => self.crossOriginIsolated)).toBe(false);
       const model = p.getByTestId('model-status');
       expect(await model.getAttribute('data-isolated')).toBe('no');

@@ -1,0 +1,121 @@
+/**
+ * Shared by the e2e suites that need a server of their own (one they shut down to go offline, or
+ * one under another base path): the app built with the real vite.config.ts into a temporary
+ * folder and served by `vite preview` on 127.0.0.1 and a free port, and the waits on the page
+ * those suites share. The e2e global setup has already copied the public assets and generated
+ * the tiny models.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { build, preview, type PreviewServer } from 'vite';
+import { launchChromium } from './browser';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+interface BuiltApp {
+  readonly outDir: string;
+  readonly server: PreviewServer;
+  /** The app's URL: the server's origin and `base`. */
+  readonly url: string;
+}
+
+/** Builds the app into a new temporary folder named `prefix…` and serves it. */
+async function buildAndPreview(prefix: string, base?: string): Promise<BuiltApp> {
+  const outDir = await mkdtemp(join(tmpdir(), prefix));
+  const configFile = join(ROOT, 'vite.config.ts');
+  const at = base === undefined ? {} : { base };
+  try {
+    await build({
+      root: ROOT,
+      configFile,
+      ...at,
+      mode: 'production',
+      logLevel: 'warn',
+      build: { outDir, emptyOutDir: true },
+    });
+    const server = await preview({
+      root: ROOT,
+      configFile,
+      ...at,
+      logLevel: 'warn',
+      build: { outDir },
+      preview: { host: '127.0.0.1', port: 0, open: false },
+    });
+    return { outDir, server, url: server.resolvedUrls?.local[0] ?? '' };
+  } catch (err) {
+    await rm(outDir, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+/** A built app, served, open in a page of a fresh Chromium. */
+export interface AppInBrowser {
+  readonly outDir: string;
+  readonly url: string;
+  readonly browser: Browser;
+  readonly context: BrowserContext;
+  readonly page: Page;
+  /** Uncaught errors of the page (tests add those of other pages they open). */
+  readonly pageErrors: string[];
+  /** Shuts the server down (with the context offline, no network is left). */
+  stopServer(): Promise<void>;
+  /** Closes the browser and the server and removes the build. */
+  close(): Promise<void>;
+}
+
+/**
+ * The app built and served (`base` as in vite's config), then Chromium with one context of
+ * `viewport` and one page, not yet navigated.
+ */
+export async function openBuiltApp(
+  prefix: string,
+  options: { readonly base?: string; readonly viewport: { readonly width: number; readonly height: number } },
+): Promise<AppInBrowser> {
+  const { outDir, server, url } = await buildAndPreview(prefix, options.base);
+  let running: PreviewServer | null = server;
+  const stopServer = async (): Promise<void> => {
+    const s = running;
+    running = null;
+    await s?.close();
+  };
+  let browser: Browser | null = null;
+  const close = async (): Promise<void> => {
+    await browser?.close();
+    await stopServer();
+    await rm(outDir, { recursive: true, force: true });
+  };
+  try {
+    browser = await launchChromium();
+    const context = await browser.newContext({ viewport: { ...options.viewport } });
+    const page = await context.newPage();
+    const pageErrors: string[] = [];
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    return { outDir, url, browser, context, page, pageErrors, stopServer, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}
+
+/**
+ * Waits until the embedding model and the library are ready (the app has started). `attached`
+ * where the status may sit on a page not shown (e.g. under Settings).
+ */
+export async function appReady(page: Page, state: 'visible' | 'attached' = 'visible'): Promise<void> {
+  const wait = { state, timeout: 180_000 } as const;
+  await page.locator('[data-testid="model-status"][data-state="ready"]').waitFor(wait);
+  await page.locator('[data-testid="library"][data-state="ready"]').waitFor(wait);
+}
+
+/** Waits until the service worker is active and controls the page (it claims it once installed). */
+export async function serviceWorkerControls(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+    if (!navigator.serviceWorker.controller) {
+      await new Promise((r) => navigator.serviceWorker.addEventListener('controllerchange', r, { once: true }));
+    }
+  });
+}
