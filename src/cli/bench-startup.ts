@@ -13,7 +13,7 @@
  *    seeding rebuilds BM25 from the chunks (and stores it); later ones read the stored index.
  *    IndexedDB's size (`navigator.storage.estimate()`) after seeding and after the reloads.
  *    Then the same library written as schema v3 stored it (every chunk also as its own record)
- *    into a fresh profile, opened by the app: the v3 → v4 migration's time, and the size before
+ *    into a fresh profile, opened by the app: the v3 → v5 migration's time, and the size before
  *    and after it.
  * 2. Optionally (`--startup-node`) Node with fake-indexeddb (a pure-JS IndexedDB: a poor proxy
  *    for a browser's, which reads from disk through another process). Side by side in one run,
@@ -36,6 +36,7 @@ import type { Browser } from 'playwright-core';
 import type { DocumentRecord, VectorRecord } from '../core/library-format';
 import type { Chunk } from '../core/types';
 import { fnv1a64 } from '../core/util/hash';
+import { USE_EMBEDDER_ID } from '../models/use/use-embedder';
 import { Library } from '../storage/library';
 import { Engine } from '../worker/engine';
 import { mulberry32 } from '../core/util/prng';
@@ -259,10 +260,13 @@ async function benchNode(args: Args, fx: Fixture): Promise<Record<string, number
 /**
  * Page-side code as source text: tsx would wrap functions passed to `page.evaluate` in helpers
  * that do not exist in the page. Writes one document with its chunks and seeded vectors in one
- * transaction, as the app's schema (v4) has them: the document's chunk set is its chunks' one
- * record; with `v3`, also one record per chunk in the `chunks` store, as schema v3 wrote them.
+ * transaction, as the app's schema (v5) has them: the document's chunk set is its chunks' one
+ * record, its vectors one segment keyed by (model, document), the model first of `vectorModels`.
+ * With `v3`, as schema v3 wrote them: also one record per chunk in the `chunks` store, and the
+ * vectors in `vectors`, keyed by document. The vectors are USE lite's (`model`), the app's
+ * default embedder, so that nothing is re-embedded between the reloads that are timed.
  */
-const SEED_IN_PAGE = `async ({ doc, chunks, dim, seed, v3 }) => {
+const SEED_IN_PAGE = `async ({ doc, chunks, dim, seed, v3, model }) => {
   let a = seed >>> 0;
   const rand = () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -278,12 +282,18 @@ const SEED_IN_PAGE = `async ({ doc, chunks, dim, seed, v3 }) => {
     r.onsuccess = () => res(r.result);
     r.onerror = () => rej(r.error);
   });
-  const tx = db.transaction(['documents', 'chunkSets', 'vectors', ...(v3 ? ['chunks'] : [])], 'readwrite');
+  const vectorStore = v3 ? 'vectors' : 'vectorSets';
+  const tx = db.transaction(['documents', 'chunkSets', vectorStore, 'settings', ...(v3 ? ['chunks'] : [])], 'readwrite');
   tx.objectStore('documents').put(doc);
   if (v3) for (const c of chunks) tx.objectStore('chunks').put(c);
   tx.objectStore('chunkSets').put({ docId: doc.id, docAddedAt: doc.addedAt, chunks });
-  tx.objectStore('vectors').put({ docId: doc.id, embedderId: 'use-lite-512@bench', dim, encoding: 'f32',
+  tx.objectStore(vectorStore).put({ docId: doc.id, embedderId: model, dim, encoding: 'f32',
     chunkIds: chunks.map((c) => c.id), data, docAddedAt: doc.addedAt });
+  if (!v3) {
+    const settings = tx.objectStore('settings');
+    const r = settings.get('vectorModels');
+    r.onsuccess = () => settings.put([model, ...(r.result || []).filter((m) => m !== model)].slice(0, 2), 'vectorModels');
+  }
   await new Promise((res, rej) => { tx.oncomplete = () => res(); tx.onabort = () => rej(tx.error); });
   db.close();
 }`;
@@ -377,7 +387,14 @@ async function benchChromium(
     await page.locator('[data-testid="library"][data-source="ingested"]').waitFor({ timeout: 300_000 });
     const t0 = performance.now();
     for (const [d, doc] of fx.documents.entries()) {
-      const arg = { doc, chunks: fx.chunks[d] as Chunk[], dim: args.dim, seed: d + 1, v3: false };
+      const arg = {
+        doc,
+        chunks: fx.chunks[d] as Chunk[],
+        dim: args.dim,
+        seed: d + 1,
+        v3: false,
+        model: USE_EMBEDDER_ID,
+      };
       await page.evaluate(`(${SEED_IN_PAGE})(${JSON.stringify(arg)})`);
     }
     const seedMs = performance.now() - t0;
@@ -418,7 +435,8 @@ async function benchChromium(
 /**
  * The same library written as schema v3 stored it (every chunk twice: its own record and its
  * document's chunk set) in a fresh profile, before the app's first visit; then the app opens it,
- * migrating to v4 (`src/storage/db.ts`), and is reloaded once more.
+ * migrating to v5 (`src/storage/db.ts`: v4 folds the chunks into the sets, v5 keys the vectors
+ * by model), and is reloaded once more.
  */
 async function benchMigration(browser: Browser, args: Args, fx: Fixture, url: string): Promise<Record<string, number>> {
   const context = await browser.newContext();
@@ -428,7 +446,14 @@ async function benchMigration(browser: Browser, args: Args, fx: Fixture, url: st
     await page.goto(new URL('sw.js', url).href);
     if (Number(await page.evaluate(CREATE_V3_IN_PAGE)) !== 3) throw new Error('could not create a v3 database');
     for (const [d, doc] of fx.documents.entries()) {
-      const arg = { doc, chunks: fx.chunks[d] as Chunk[], dim: args.dim, seed: d + 1, v3: true };
+      const arg = {
+        doc,
+        chunks: fx.chunks[d] as Chunk[],
+        dim: args.dim,
+        seed: d + 1,
+        v3: true,
+        model: USE_EMBEDDER_ID,
+      };
       await page.evaluate(`(${SEED_IN_PAGE})(${JSON.stringify(arg)})`);
     }
     const usageV3 = Number(await page.evaluate(IDB_USAGE_IN_PAGE));
@@ -446,10 +471,10 @@ async function benchMigration(browser: Browser, args: Args, fx: Fixture, url: st
       .locator('[data-testid="library"][data-state="ready"][data-source="stored"]')
       .waitFor({ timeout: 300_000 });
     return {
-      '[v3 library] worker: open database, migrating to v4': openMs,
+      '[v3 library] worker: open database, migrating to v5': openMs,
       '[v3 library, migrated] worker: open database': Number(await lib.getAttribute('data-open-ms')),
       'storage MiB: IndexedDB of the v3 library': usageV3 / 2 ** 20,
-      'storage MiB: IndexedDB after migrating to v4 and a reload':
+      'storage MiB: IndexedDB after migrating to v5 and a reload':
         Number(await page.evaluate(IDB_USAGE_IN_PAGE)) / 2 ** 20,
     };
   } finally {

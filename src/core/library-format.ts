@@ -15,6 +15,10 @@
  *            floats×4  binary section: every vector segment as float32, at its `offset` (in floats)
  * ```
  *
+ * At most one vector segment per document: a library keeps two models' vectors (schema v5) but
+ * exports only the active model's, so files stay version 1 and readable by every Evident that
+ * reads version 1. A newer version is refused with a message that says to update.
+ *
  * Everything the header needs to size the binary part comes first, so a reader can stream it.
  * `decodeLibrary` trusts nothing: it checks the magic, version, every field's type and range,
  * id uniqueness and references, chunk offsets, content hashes, vector sizes and values, and
@@ -316,6 +320,12 @@ export function decodeLibrary(bytes: Uint8Array, limits: Partial<ImportLimits> =
   const h = header as Record<string, unknown>;
   if (h.format !== LIBRARY_FORMAT) bad(`the format is ${JSON.stringify(h.format)}, expected "${LIBRARY_FORMAT}"`);
   if (h.version !== LIBRARY_FORMAT_VERSION) {
+    if (typeof h.version === 'number' && h.version > LIBRARY_FORMAT_VERSION) {
+      bad(
+        `it was made by a newer Evident (file version ${h.version}; this one reads version ` +
+          `${LIBRARY_FORMAT_VERSION}): update Evident (reload the page) and import it again`,
+      );
+    }
     bad(`it has version ${String(h.version)}; this version of Evident reads version ${LIBRARY_FORMAT_VERSION}`);
   }
   const v = new Validator('library file');

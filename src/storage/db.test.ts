@@ -3,7 +3,6 @@ import { openDB } from 'idb';
 import { describe, expect, it } from 'vitest';
 import { decodeLibrary } from '../core/library-format';
 import type { Chunk } from '../core/types';
-import { fnv1a64 } from '../core/util/hash';
 import {
   migrate,
   isQuotaError,
@@ -15,6 +14,7 @@ import {
 } from './db';
 import { Library } from './library';
 import { DB_VERSION } from './schema';
+import { chunksOf, documentRecord, queueEntry } from './testing';
 
 let n = 0;
 const uniqueName = (): string => `evident-db-test-${n++}`;
@@ -33,11 +33,12 @@ describe('schema migrations', () => {
     const db = await openEvidentDb({ name: uniqueName() });
     expect(db.version).toBe(DB_VERSION);
     expect([...db.objectStoreNames].sort()).toEqual(
-      ['chunkSets', 'documents', 'feedback', 'ingestQueue', 'lexical', 'priors', 'settings', 'vectors'].sort(),
+      ['chunkSets', 'documents', 'feedback', 'ingestQueue', 'lexical', 'priors', 'settings', 'vectorSets'].sort(),
     );
-    const tx = db.transaction(['documents', 'feedback'], 'readonly');
+    const tx = db.transaction(['documents', 'feedback', 'vectorSets'], 'readonly');
     expect([...tx.objectStore('documents').indexNames]).toEqual(['by-hash']);
     expect([...tx.objectStore('feedback').indexNames]).toEqual(['by-doc']);
+    expect([...tx.objectStore('vectorSets').indexNames]).toEqual(['by-doc']);
     db.close();
   });
 
@@ -89,7 +90,7 @@ describe('schema migrations', () => {
       ['none', 'pending', 30],
     ]);
     expect(docs[0]).toMatchObject(docBase);
-    const full = await db.get('vectors', 'full');
+    const full = await db.get('vectorSets', ['m', 'full']);
     expect(full).toMatchObject({ encoding: 'f32', docAddedAt: 10, chunkIds: ['full#0', 'full#1'] });
     expect(Array.from(full!.data)).toEqual([1, 0, 0, 1]);
     expect([...db.objectStoreNames]).not.toContain('chunks');
@@ -109,13 +110,7 @@ describe('schema migrations', () => {
     ]);
     // v2 stores and the new index work on the migrated data.
     expect((await db.getAllFromIndex('documents', 'by-hash', 'ab'.repeat(32))).length).toBe(3);
-    await db.add('ingestQueue', {
-      docId: 'q',
-      title: 'Q',
-      fileName: 'q.txt',
-      source: { kind: 'text', text: 'q', format: 'text' },
-      queuedAt: 1,
-    });
+    await db.add('ingestQueue', queueEntry('q'));
     expect(await db.count('ingestQueue')).toBe(1);
     db.close();
   });
@@ -125,33 +120,15 @@ describe('schema migrations', () => {
     const v2 = await openAtVersion(name, 2);
     expect([...v2.objectStoreNames]).not.toContain('chunkSets');
     const raw = v2;
-    const doc = (id: string, addedAt: number, chunkCount: number): never =>
-      ({
-        id,
-        title: id,
-        sourceType: 'unknown',
-        status: 'current',
-        fileName: `${id}.md`,
-        format: 'markdown',
-        size: 1,
-        bytesHash: id.repeat(64).slice(0, 64),
-        addedAt,
-        updatedAt: addedAt,
-        chunkCount,
-        pageCount: null,
-        vectorState: 'pending',
-      }) as never;
-    const chunk = (docId: string, ordinal: number): never =>
-      ({ id: `${docId}#${ordinal}`, docId, ordinal, text: `${docId} ${ordinal}`, headings: [] }) as never;
     const tx = raw.transaction(['documents', 'chunks', 'feedback'], 'readwrite');
     await Promise.all([
-      tx.objectStore('documents').put(doc('a', 5, 12)),
-      tx.objectStore('documents').put(doc('b', 6, 1)),
+      tx.objectStore('documents').put(documentRecord('a', 12, 5)),
+      tx.objectStore('documents').put(documentRecord('b', 1, 6)),
       // Ordinals 0…11: stored by id, "a#10" sorts before "a#2".
-      ...Array.from({ length: 12 }, (_, i) => tx.objectStore('chunks').put(chunk('a', i))),
-      tx.objectStore('chunks').put(chunk('b', 0)),
+      ...chunksOf('a', 12).map((c) => tx.objectStore('chunks').put(c)),
+      tx.objectStore('chunks').put(chunksOf('b', 1)[0]!),
       // A chunk whose document is gone (never written by Evident) is in no set, and goes with `chunks` (v4).
-      tx.objectStore('chunks').put(chunk('gone', 0)),
+      tx.objectStore('chunks').put(chunksOf('gone', 1)[0]!),
       tx.objectStore('feedback').add({ docId: 'a', chunkId: 'a#0', kind: 'helpful', at: 1 } as never),
       tx.done,
     ]);
@@ -164,7 +141,7 @@ describe('schema migrations', () => {
       ['a', 5, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]],
       ['b', 6, [0]],
     ]);
-    expect(sets[0]!.chunks[3]).toEqual(chunk('a', 3));
+    expect(sets[0]!.chunks).toEqual(chunksOf('a', 12));
     expect([...db.objectStoreNames]).not.toContain('chunks');
     expect(await db.count('feedback')).toBe(1);
     db.close();
@@ -174,41 +151,16 @@ describe('schema migrations', () => {
     const name = uniqueName();
     const v3 = await openAtVersion(name, 3);
     expect([...v3.objectStoreNames]).toContain('chunks');
-    const doc = (id: string, addedAt: number, chunkCount: number): never =>
-      ({
-        id,
-        title: `Doc ${id}`,
-        sourceType: 'internal_policy',
-        status: 'current',
-        fileName: `${id}.md`,
-        format: 'markdown',
-        size: 1,
-        bytesHash: id.repeat(64).slice(0, 64),
-        addedAt,
-        updatedAt: addedAt,
-        chunkCount,
-        pageCount: null,
-        vectorState: 'complete',
-      }) as never;
-    /** A chunk as v3 wrote it, valid for the export format (offsets, links, hash). */
-    const chunk = (docId: string, ordinal: number, count: number, text = `${docId} passage ${ordinal}`): Chunk => ({
-      id: `${docId}#${ordinal}`,
-      docId,
-      ordinal,
-      text,
-      headings: ['Policy'],
-      start: ordinal * 100,
-      end: ordinal * 100 + text.length,
-      prevId: ordinal > 0 ? `${docId}#${ordinal - 1}` : null,
-      nextId: ordinal < count - 1 ? `${docId}#${ordinal + 1}` : null,
-      hash: fnv1a64(text),
-      tokens: 3,
-    });
-    const chunksOf = (docId: string, count: number): Chunk[] =>
-      Array.from({ length: count }, (_, i) => chunk(docId, i, count));
     // a: set in step (what v3 always wrote); b: set missing; c: set of an older version;
     // d: set shorter than the document; e: no chunks at all.
-    const docs = [doc('a', 10, 12), doc('b', 11, 2), doc('c', 12, 3), doc('d', 13, 4), doc('e', 14, 0)];
+    const complete = { vectorState: 'complete' } as const;
+    const docs = [
+      documentRecord('a', 12, 10, complete),
+      documentRecord('b', 2, 11, complete),
+      documentRecord('c', 3, 12, complete),
+      documentRecord('d', 4, 13, complete),
+      documentRecord('e', 0, 14, complete),
+    ];
     const perChunk = [...chunksOf('a', 12), ...chunksOf('b', 2), ...chunksOf('c', 3), ...chunksOf('d', 4)];
     const vectors = {
       docId: 'a',
@@ -239,13 +191,7 @@ describe('schema migrations', () => {
       tx.objectStore('feedback').add({ docId: 'c', chunkId: 'c#1', sourceType: 'blog', verdict: 'helpful', at: 1 }),
       tx.objectStore('settings').put(41, 'libraryVersion'),
       tx.objectStore('lexical').put({ fingerprint: 'f', index: { stored: true } as never }, 'bm25'),
-      tx.objectStore('ingestQueue').add({
-        docId: 'q',
-        title: 'Q',
-        fileName: 'q.txt',
-        source: { kind: 'text', text: 'queued text', format: 'text' },
-        queuedAt: 1,
-      }),
+      tx.objectStore('ingestQueue').add(queueEntry('q')),
       tx.done,
     ]);
     v3.close();
@@ -270,7 +216,7 @@ describe('schema migrations', () => {
     lib.close();
 
     const db = await openEvidentDb({ name });
-    expect(db.version).toBe(4);
+    expect(db.version).toBe(DB_VERSION);
     expect([...db.objectStoreNames]).not.toContain('chunks');
     const sets = await db.getAll('chunkSets');
     expect(sets.map((x) => [x.docId, x.docAddedAt, x.chunks.map((c) => c.ordinal)])).toEqual([
@@ -280,7 +226,11 @@ describe('schema migrations', () => {
       ['d', 13, [0, 1, 2, 3]],
       ['e', 14, []],
     ]);
-    expect(sets[2]!.chunks.map((c) => c.text)).toEqual(['c passage 0', 'c passage 1', 'c passage 2']);
+    expect(sets[2]!.chunks.map((c) => c.text)).toEqual([
+      'chunk 0 of c about remote work',
+      'chunk 1 of c about remote work',
+      'chunk 2 of c about remote work',
+    ]);
     db.close();
   });
 
@@ -312,25 +262,8 @@ describe('writeTx', () => {
       writeTx(db, ['settings', 'ingestQueue'], async (tx, keep) => {
         keep(tx.objectStore('settings').put(1, 'budget'));
         // ConstraintError: the key exists.
-        const seq = await keep(
-          tx.objectStore('ingestQueue').add({
-            docId: 'a',
-            title: 'A',
-            fileName: '',
-            source: { kind: 'text', text: '', format: 'text' },
-            queuedAt: 0,
-          }),
-        );
-        await keep(
-          tx.objectStore('ingestQueue').add({
-            seq,
-            docId: 'b',
-            title: 'B',
-            fileName: '',
-            source: { kind: 'text', text: '', format: 'text' },
-            queuedAt: 0,
-          }),
-        );
+        const seq = await keep(tx.objectStore('ingestQueue').add(queueEntry('a')));
+        await keep(tx.objectStore('ingestQueue').add({ ...queueEntry('b'), seq }));
       }),
     ).rejects.toMatchObject({ name: 'ConstraintError' });
     expect(await db.get('settings', 'budget')).toBeUndefined();

@@ -5,22 +5,27 @@
  */
 import { openDB, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
 import { EvidentError } from '../core/errors';
-import { vectorStateOf } from '../core/library-format';
+import { vectorStateOf, type VectorRecord } from '../core/library-format';
 import type { Chunk } from '../core/types';
 import { DB_NAME, DB_VERSION, type EvidentDB } from './schema';
 
 export type Db = IDBPDatabase<EvidentDB>;
 
 /**
- * Every store any version had: the current ones and v1–v3's per-chunk `chunks` store (keyed by
- * chunk id, index `by-doc`), which v4 removes. Migrations (and tests that build an old database)
- * work on this schema.
+ * Every store any version had: the current ones, v1–v3's per-chunk `chunks` store (keyed by
+ * chunk id, index `by-doc`), which v4 removes, and v1–v4's `vectors` (one segment per document,
+ * keyed by document id), which v5 replaces with `vectorSets`. Migrations (and tests that build
+ * an old database) work on this schema.
  */
 export interface AnyVersionDB extends EvidentDB {
   chunks: {
     key: string;
     value: Chunk;
     indexes: { 'by-doc': string };
+  };
+  vectors: {
+    key: string;
+    value: VectorRecord;
   };
 }
 export type AnyVersionDb = IDBPDatabase<AnyVersionDB>;
@@ -53,6 +58,11 @@ interface V1Vectors {
  *   it (v3 read those from `chunks` at startup) gets its set rebuilt from its per-chunk records,
  *   sets of no document are dropped, then the `chunks` store is deleted. The one step that
  *   removes a store: its data lives on in the sets, as v3 read it.
+ * - v5: vectors per (embedding model, document): every v4 segment is copied, unchanged and under
+ *   the model id it records, into `vectorSets` (key `[embedderId, docId]`, index `by-doc`), and
+ *   `vectors` is deleted. `settings.vectorModels` lists the stored models, the one with the most
+ *   rows first (the model v4's startup loaded); the next switch of model trims the list to the
+ *   active model and one previous (`src/storage/library.ts`).
  *
  * Exported with a target version so tests can build a database exactly as an older version did.
  */
@@ -129,6 +139,21 @@ export async function migrate(
     }
     await Promise.all(writes);
     db.deleteObjectStore('chunks');
+  }
+  if (oldVersion < 5 && targetVersion >= 5) {
+    const sets = db.createObjectStore('vectorSets', { keyPath: ['embedderId', 'docId'] });
+    sets.createIndex('by-doc', 'docId');
+    const rows = new Map<string, number>();
+    const writes: Promise<unknown>[] = [];
+    for (let cursor = await tx.objectStore('vectors').openCursor(); cursor; cursor = await cursor.continue()) {
+      const v = cursor.value;
+      rows.set(v.embedderId, (rows.get(v.embedderId) ?? 0) + v.chunkIds.length);
+      writes.push(sets.put(v));
+    }
+    const models = [...rows].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([id]) => id);
+    if (models.length > 0) writes.push(tx.objectStore('settings').put(models, 'vectorModels'));
+    await Promise.all(writes);
+    db.deleteObjectStore('vectors');
   }
 }
 

@@ -5,53 +5,12 @@ import { Bm25Index } from '../core/lexical/bm25';
 import { decodeLibrary, type DocumentRecord, type VectorRecord } from '../core/library-format';
 import { applyFeedback, createPriorState } from '../core/select/priors';
 import type { Chunk } from '../core/types';
-import { fnv1a64 } from '../core/util/hash';
 import { Library, storageUsage } from './library';
 import type { EvidentDB } from './schema';
+import { chunksOf, documentRecord, queueEntry } from './testing';
 
 let n = 0;
 const open = (): Promise<Library> => Library.open({ name: `evident-lib-test-${n++}` });
-
-function record(id: string, chunkCount: number, addedAt = 1000, extra: Partial<DocumentRecord> = {}): DocumentRecord {
-  return {
-    id,
-    title: `Doc ${id}`,
-    sourceType: 'internal_policy',
-    status: 'current',
-    fileName: `${id}.md`,
-    format: 'markdown',
-    size: 10,
-    bytesHash: fnv1a64(id).repeat(4),
-    addedAt,
-    updatedAt: addedAt,
-    chunkCount,
-    pageCount: null,
-    vectorState: 'pending',
-    ...extra,
-  };
-}
-
-function chunks(docId: string, count: number): Chunk[] {
-  let at = 0;
-  return Array.from({ length: count }, (_, i) => {
-    const text = `chunk ${i} of ${docId} about remote work`;
-    const c: Chunk = {
-      id: `${docId}#${i}`,
-      docId,
-      ordinal: i,
-      text,
-      headings: ['H'],
-      start: at,
-      end: at + text.length,
-      prevId: i > 0 ? `${docId}#${i - 1}` : null,
-      nextId: i < count - 1 ? `${docId}#${i + 1}` : null,
-      hash: fnv1a64(text),
-      tokens: 7,
-    };
-    at += text.length + 2;
-    return c;
-  });
-}
 
 function vectors(doc: DocumentRecord, rows: number, dim = 3): VectorRecord {
   return {
@@ -96,8 +55,8 @@ afterEach(() => {
 describe('Library', () => {
   it('stores a document with its chunks in one transaction and loads it back', async () => {
     const lib = await open();
-    const doc = record('a', 3);
-    expect(await lib.putDocument({ document: doc, chunks: chunks('a', 3) })).toEqual({ replaced: false });
+    const doc = documentRecord('a', 3);
+    expect(await lib.putDocument({ document: doc, chunks: chunksOf('a', 3) })).toEqual({ replaced: false });
     const loaded = await lib.loadAll();
     expect(loaded.documents).toEqual([doc]);
     expect(loaded.chunks.map((c) => c.id)).toEqual(['a#0', 'a#1', 'a#2']);
@@ -124,11 +83,11 @@ describe('Library', () => {
       expect(await raw.count('documents')).toBe(sets.length);
       return sets.map((x) => x.docId);
     };
-    const a = record('a', 12, 1000);
-    await lib.putDocument({ document: a, chunks: chunks('a', 12).reverse() });
-    await lib.putDocument({ document: record('b', 2, 1001), chunks: chunks('b', 2) });
-    await lib.putDocument({ document: record('b', 3, 1002), chunks: chunks('b', 3) });
-    const both = { a: chunks('a', 12), b: chunks('b', 3) };
+    const a = documentRecord('a', 12, 1000);
+    await lib.putDocument({ document: a, chunks: chunksOf('a', 12).reverse() });
+    await lib.putDocument({ document: documentRecord('b', 2, 1001), chunks: chunksOf('b', 2) });
+    await lib.putDocument({ document: documentRecord('b', 3, 1002), chunks: chunksOf('b', 3) });
+    const both = { a: chunksOf('a', 12), b: chunksOf('b', 3) };
     expect(await setsMatch(both)).toEqual(['a', 'b']);
     const bytes = await lib.exportLibrary();
     expect([...decodeLibrary(bytes).chunks].sort(byId)).toEqual([...both.a, ...both.b].sort(byId));
@@ -142,12 +101,12 @@ describe('Library', () => {
 
     // Damaged data (never written by Evident): a set missing, or of another version. Startup
     // leaves those documents' chunks out (the engine reports them as skipped); an export refuses.
-    await lib.putDocument({ document: record('c', 2, 1003), chunks: chunks('c', 2) });
+    await lib.putDocument({ document: documentRecord('c', 2, 1003), chunks: chunksOf('c', 2) });
     await raw.delete('chunkSets', 'a');
-    await raw.put('chunkSets', { docId: 'b', docAddedAt: 1, chunks: chunks('b', 3) });
+    await raw.put('chunkSets', { docId: 'b', docAddedAt: 1, chunks: chunksOf('b', 3) });
     const loaded = await lib.loadText();
     expect(loaded.documents.map((d) => d.id)).toEqual(['a', 'b', 'c']);
-    expect(loaded.chunks).toEqual(chunks('c', 2));
+    expect(loaded.chunks).toEqual(chunksOf('c', 2));
     await expect(lib.exportLibrary()).rejects.toMatchObject({
       code: 'cache_corrupted',
       message: expect.stringContaining('"Doc a"'),
@@ -158,11 +117,11 @@ describe('Library', () => {
 
   it('replacing a document removes the chunks and vectors of the earlier version', async () => {
     const lib = await open();
-    const v1 = record('a', 3, 1000);
-    await lib.putDocument({ document: v1, chunks: chunks('a', 3), vectors: vectors(v1, 3) });
+    const v1 = documentRecord('a', 3, 1000);
+    await lib.putDocument({ document: v1, chunks: chunksOf('a', 3), vectors: vectors(v1, 3) });
     expect((await lib.getDocument('a'))?.vectorState).toBe('complete');
-    const v2 = record('a', 1, 2000);
-    expect(await lib.putDocument({ document: v2, chunks: chunks('a', 1) })).toEqual({ replaced: true });
+    const v2 = documentRecord('a', 1, 2000);
+    expect(await lib.putDocument({ document: v2, chunks: chunksOf('a', 1) })).toEqual({ replaced: true });
     const loaded = await lib.loadAll();
     expect(loaded.chunks.map((c) => c.id)).toEqual(['a#0']);
     expect(loaded.vectors).toEqual([]);
@@ -172,8 +131,8 @@ describe('Library', () => {
 
   it('fills vectors progressively and ignores vectors of a version that is gone', async () => {
     const lib = await open();
-    const doc = record('a', 4);
-    await lib.putDocument({ document: doc, chunks: chunks('a', 4) });
+    const doc = documentRecord('a', 4);
+    await lib.putDocument({ document: doc, chunks: chunksOf('a', 4) });
     expect(await lib.putVectors(vectors(doc, 2))).toBe('partial');
     expect((await lib.getDocument('a'))?.vectorState).toBe('partial');
     expect(await lib.putVectors(vectors(doc, 4))).toBe('complete');
@@ -181,7 +140,7 @@ describe('Library', () => {
     expect(stored!.chunkIds).toHaveLength(4);
     expect(Array.from(stored!.data.subarray(0, 3))).toEqual([0, 0.1, 0.2].map((x) => Math.fround(x)));
     // The document was replaced meanwhile: old vectors are dropped, not stored under the new version.
-    await lib.putDocument({ document: record('a', 4, 5000), chunks: chunks('a', 4) });
+    await lib.putDocument({ document: documentRecord('a', 4, 5000), chunks: chunksOf('a', 4) });
     expect(await lib.putVectors(vectors(doc, 4))).toBeNull();
     expect(await lib.loadVectors()).toEqual([]);
     await lib.deleteDocument('a');
@@ -191,10 +150,10 @@ describe('Library', () => {
 
   it('deletes a document with its chunks, vectors, feedback and per-document priors only', async () => {
     const lib = await open();
-    const a = record('a', 2);
-    const b = record('b', 2);
-    await lib.putDocument({ document: a, chunks: chunks('a', 2), vectors: vectors(a, 2) });
-    await lib.putDocument({ document: b, chunks: chunks('b', 2), vectors: vectors(b, 1) });
+    const a = documentRecord('a', 2);
+    const b = documentRecord('b', 2);
+    await lib.putDocument({ document: a, chunks: chunksOf('a', 2), vectors: vectors(a, 2) });
+    await lib.putDocument({ document: b, chunks: chunksOf('b', 2), vectors: vectors(b, 1) });
     await lib.addFeedback({ docId: 'a', sourceType: 'internal_policy', verdict: 'misleading', at: 1 });
     await lib.addFeedback({ docId: 'b', sourceType: 'internal_policy', verdict: 'helpful', at: 2 });
     let state = applyFeedback(createPriorState(), {
@@ -220,7 +179,7 @@ describe('Library', () => {
 
   it('edits metadata, validates the patch, and names a missing document', async () => {
     const lib = await open();
-    await lib.putDocument({ document: record('a', 1), chunks: chunks('a', 1) });
+    await lib.putDocument({ document: documentRecord('a', 1), chunks: chunksOf('a', 1) });
     const next = await lib.updateMeta('a', {
       status: 'superseded',
       effectiveDate: '2024-01-01',
@@ -238,8 +197,8 @@ describe('Library', () => {
 
   it('a full disk during an ingest leaves nothing of the document and a clear storage_full error', async () => {
     const lib = await open();
-    const a = record('a', 2);
-    await lib.putDocument({ document: a, chunks: chunks('a', 2) });
+    const a = documentRecord('a', 2);
+    await lib.putDocument({ document: a, chunks: chunksOf('a', 2) });
     const [entry] = await lib.enqueue([
       {
         docId: 'big',
@@ -252,7 +211,7 @@ describe('Library', () => {
     // The document record fits; its chunks (one record) do not.
     fillDiskAfter(1);
     await expect(
-      lib.putDocument({ document: record('big', 10), chunks: chunks('big', 10), dequeue: entry!.seq }),
+      lib.putDocument({ document: documentRecord('big', 10), chunks: chunksOf('big', 10), dequeue: entry!.seq }),
     ).rejects.toMatchObject({
       code: 'storage_full',
       message: 'Storage is full: remove documents or free space. Nothing was saved for "Doc big".',
@@ -269,30 +228,25 @@ describe('Library', () => {
 
   it('a full disk while replacing a document keeps the earlier version whole', async () => {
     const lib = await open();
-    await lib.putDocument({ document: record('a', 3, 1000), chunks: chunks('a', 3) });
+    await lib.putDocument({ document: documentRecord('a', 3, 1000), chunks: chunksOf('a', 3) });
     // The new record fits, its chunks do not.
     fillDiskAfter(1);
-    await expect(lib.putDocument({ document: record('a', 5, 2000), chunks: chunks('a', 5) })).rejects.toMatchObject({
+    await expect(
+      lib.putDocument({ document: documentRecord('a', 5, 2000), chunks: chunksOf('a', 5) }),
+    ).rejects.toMatchObject({
       code: 'storage_full',
     });
     restores.pop()!();
     const loaded = await lib.loadAll();
-    expect(loaded.documents).toEqual([record('a', 3, 1000)]);
+    expect(loaded.documents).toEqual([documentRecord('a', 3, 1000)]);
     expect(loaded.chunks).toHaveLength(3);
     lib.close();
   });
 
   it('queues a batch with settings in one transaction; a full disk queues none of it', async () => {
     const lib = await open();
-    const entry = (id: string) => ({
-      docId: id,
-      title: id.toUpperCase(),
-      fileName: `${id}.txt`,
-      source: { kind: 'text' as const, text: id, format: 'text' as const },
-      queuedAt: 1,
-    });
     fillDiskAfter(1);
-    await expect(lib.enqueue([entry('a'), entry('b')], { demoInstalled: true })).rejects.toMatchObject({
+    await expect(lib.enqueue([queueEntry('a'), queueEntry('b')], { demoInstalled: true })).rejects.toMatchObject({
       code: 'storage_full',
       message: 'Storage is full: remove documents or free space. Nothing was saved for "A" and 1 more file.',
     });
@@ -300,11 +254,11 @@ describe('Library', () => {
     expect(await lib.queued()).toEqual([]);
     expect(await lib.getSetting('demoInstalled')).toBeUndefined();
 
-    const queued = await lib.enqueue([entry('a'), entry('b')], { demoInstalled: true });
+    const queued = await lib.enqueue([queueEntry('a'), queueEntry('b')], { demoInstalled: true });
     expect(queued.map((e) => e.seq)).toEqual([1, 2]);
     expect(await lib.getSetting('demoInstalled')).toBe(true);
     // Storing the document removes its queue entry in the same transaction.
-    await lib.putDocument({ document: record('a', 1), chunks: chunks('a', 1), dequeue: queued[0]!.seq });
+    await lib.putDocument({ document: documentRecord('a', 1), chunks: chunksOf('a', 1), dequeue: queued[0]!.seq });
     expect((await lib.queued()).map((e) => e.docId)).toEqual(['b']);
     await lib.dequeue(queued[1]!.seq!);
     expect((await lib.loadText()).queued).toBe(0);
@@ -353,7 +307,7 @@ describe('Library', () => {
   it('stores a serialized lexical index that deserializes to the same ranking', async () => {
     const lib = await open();
     expect(await lib.loadLexical()).toBeUndefined();
-    const index = Bm25Index.build(chunks('a', 3).map((c) => ({ id: c.id, title: 'A', headings: '', text: c.text })));
+    const index = Bm25Index.build(chunksOf('a', 3).map((c) => ({ id: c.id, title: 'A', headings: '', text: c.text })));
     await lib.saveLexical({ fingerprint: 'f1', index: index.serialize() });
     const stored = await lib.loadLexical();
     expect(stored?.fingerprint).toBe('f1');
@@ -363,19 +317,19 @@ describe('Library', () => {
 
   it('exports and imports the library; merge replaces same ids, replace empties first', async () => {
     const src = await open();
-    const a = record('a', 2);
-    const b = record('b', 3, 1000, { effectiveDate: '2024-05-01' });
-    await src.putDocument({ document: a, chunks: chunks('a', 2), vectors: vectors(a, 2) });
-    await src.putDocument({ document: b, chunks: chunks('b', 3), vectors: vectors(b, 1) });
+    const a = documentRecord('a', 2);
+    const b = documentRecord('b', 3, 1000, { effectiveDate: '2024-05-01' });
+    await src.putDocument({ document: a, chunks: chunksOf('a', 2), vectors: vectors(a, 2) });
+    await src.putDocument({ document: b, chunks: chunksOf('b', 3), vectors: vectors(b, 1) });
     await src.addFeedback({ docId: 'a', chunkId: 'a#1', sourceType: 'internal_policy', verdict: 'helpful', at: 3 });
     await src.priors.save(createPriorState({ blog: 0.2 }));
     const bytes = await src.exportLibrary();
     expect(decodeLibrary(bytes).documents).toHaveLength(2);
 
     const dst = await open();
-    const old = record('a', 5, 500);
-    await dst.putDocument({ document: old, chunks: chunks('a', 5), vectors: vectors(old, 5) });
-    await dst.putDocument({ document: record('c', 1), chunks: chunks('c', 1) });
+    const old = documentRecord('a', 5, 500);
+    await dst.putDocument({ document: old, chunks: chunksOf('a', 5), vectors: vectors(old, 5) });
+    await dst.putDocument({ document: documentRecord('c', 1), chunks: chunksOf('c', 1) });
     expect(await dst.importLibrary(bytes)).toEqual({ documents: 2, chunks: 5, vectors: 3, replaced: 1 });
     const merged = await dst.loadAll();
     expect(merged.documents.map((d) => [d.id, d.chunkCount, d.vectorState])).toEqual([
@@ -396,11 +350,11 @@ describe('Library', () => {
 
   it('an invalid import writes nothing; a full disk during import writes nothing', async () => {
     const src = await open();
-    const a = record('a', 2);
-    await src.putDocument({ document: a, chunks: chunks('a', 2), vectors: vectors(a, 2) });
+    const a = documentRecord('a', 2);
+    await src.putDocument({ document: a, chunks: chunksOf('a', 2), vectors: vectors(a, 2) });
     const bytes = await src.exportLibrary();
     const dst = await open();
-    await dst.putDocument({ document: record('keep', 1), chunks: chunks('keep', 1) });
+    await dst.putDocument({ document: documentRecord('keep', 1), chunks: chunksOf('keep', 1) });
     const before = await dst.loadAll();
 
     const broken = bytes.slice(0, bytes.length - 4);
@@ -425,8 +379,8 @@ describe('Library', () => {
 
   it('finds a file already in the library by its hash', async () => {
     const lib = await open();
-    await lib.putDocument({ document: record('a', 1), chunks: chunks('a', 1) });
-    expect((await lib.findByHash(record('a', 1).bytesHash)).map((d) => d.id)).toEqual(['a']);
+    await lib.putDocument({ document: documentRecord('a', 1), chunks: chunksOf('a', 1) });
+    expect((await lib.findByHash(documentRecord('a', 1).bytesHash)).map((d) => d.id)).toEqual(['a']);
     expect(await lib.findByHash('00'.repeat(32))).toEqual([]);
     lib.close();
   });

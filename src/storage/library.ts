@@ -4,6 +4,12 @@
  * transaction: a document with all its chunks (and its queue entry's removal), a deletion with
  * everything that hangs off the document, an import. A full disk aborts the transaction and
  * surfaces as `storage_full` naming what was not saved.
+ *
+ * Vectors are kept per (embedding model, document), for at most two models: the active one and
+ * the one before it (`Settings.vectorModels`, `KEPT_VECTOR_MODELS`). Writing a model's vectors or
+ * switching to it (`useVectorModel`) puts it first and, in the same transaction, deletes the
+ * vectors of a model pushed past the bound; so switching back to the previous model finds its
+ * vectors, and a document's vectors of each model go with the document.
  */
 import { EvidentError } from '../core/errors';
 import {
@@ -22,7 +28,14 @@ import {
 import { createPriorState, parsePriorState, type PriorState, type PriorStore } from '../core/select/priors';
 import type { Chunk } from '../core/types';
 import { openEvidentDb, toStorageError, writeTx, type Db, type OpenOptions, type WriteTx } from './db';
-import type { ChunkSet, LexicalRecord, QueueEntry, SettingKey, Settings } from './schema';
+import {
+  KEPT_VECTOR_MODELS,
+  type ChunkSet,
+  type LexicalRecord,
+  type QueueEntry,
+  type SettingKey,
+  type Settings,
+} from './schema';
 
 export { storageUsage, type StorageUsage } from './usage';
 
@@ -59,12 +72,17 @@ export interface ImportOptions {
 export interface ImportSummary {
   readonly documents: number;
   readonly chunks: number;
+  /**
+   * Vector rows of the library's active model (the first of `vectorModels`) that came with the
+   * file: what search can use at once. Rows of another model are stored for a switch to it
+   * (as the previous model) but not counted: their chunks still need the active model's.
+   */
   readonly vectors: number;
   /** Documents of the library that the import replaced (same id). */
   readonly replaced: number;
 }
 
-type DocStores = ['documents', 'chunkSets', 'vectors', 'feedback', 'settings'];
+type DocStores = ['documents', 'chunkSets', 'vectorSets', 'feedback', 'settings'];
 /** Any readwrite transaction that includes the stores a helper uses (the helper names them). */
 type AnyWriteTx = { objectStore(name: never): unknown };
 
@@ -98,13 +116,16 @@ export class Library {
     try {
       return await writeTx(
         this.db,
-        ['documents', 'chunkSets', 'vectors', 'feedback', 'settings', 'ingestQueue'],
+        ['documents', 'chunkSets', 'vectorSets', 'feedback', 'settings', 'ingestQueue'],
         async (tx, keep) => {
           const replaced = (await keep(tx.objectStore('documents').get(doc.id))) !== undefined;
           if (replaced) await removeDocumentData(tx, keep, doc.id, { keepFeedback: true });
           keep(tx.objectStore('documents').put(record));
           keep(tx.objectStore('chunkSets').put(chunkSetOf(doc, chunks)));
-          if (vectors) keep(tx.objectStore('vectors').put(vectors));
+          if (vectors) {
+            await useModels(tx, keep, [vectors.embedderId], 0);
+            keep(tx.objectStore('vectorSets').put(vectors));
+          }
           if (dequeue !== undefined) keep(tx.objectStore('ingestQueue').delete(dequeue));
           await bumpLibraryVersion(tx, keep);
           return { replaced };
@@ -116,8 +137,10 @@ export class Library {
   }
 
   /**
-   * Stores a document's vector segment (all rows so far) and its vector state. Resolves `null`,
-   * writing nothing, when that version of the document is gone (deleted or replaced meanwhile).
+   * Stores a document's vector segment of one model (all rows so far) and its vector state (of
+   * the model written last). The model becomes the active one (`vectorModels`): only the active
+   * model's vectors are written. Resolves `null`, writing nothing, when that version of the
+   * document is gone (deleted or replaced meanwhile).
    */
   async putVectors(vectors: VectorRecord): Promise<VectorState | null> {
     if (vectors.data.length !== vectors.chunkIds.length * vectors.dim) {
@@ -125,7 +148,7 @@ export class Library {
     }
     let title = vectors.docId;
     try {
-      return await writeTx(this.db, ['documents', 'vectors'], async (tx, keep) => {
+      return await writeTx(this.db, ['documents', 'vectorSets', 'settings'], async (tx, keep) => {
         const doc = await keep(tx.objectStore('documents').get(vectors.docId));
         if (!doc || doc.addedAt !== vectors.docAddedAt) return null;
         title = doc.title;
@@ -133,7 +156,8 @@ export class Library {
           throw new EvidentError('internal', `putVectors: more rows than chunks for "${doc.id}".`);
         }
         const vectorState = vectorStateOf(vectors.chunkIds.length, doc.chunkCount);
-        keep(tx.objectStore('vectors').put(vectors));
+        await useModels(tx, keep, [vectors.embedderId], 0);
+        keep(tx.objectStore('vectorSets').put(vectors));
         if (doc.vectorState !== vectorState) keep(tx.objectStore('documents').put({ ...doc, vectorState }));
         return vectorState;
       });
@@ -142,9 +166,9 @@ export class Library {
     }
   }
 
-  /** Removes a document with its chunks, vectors, feedback and per-document priors. False when absent. */
+  /** Removes a document with its chunks, every model's vectors, feedback and per-document priors. False when absent. */
   async deleteDocument(docId: string): Promise<boolean> {
-    const stores = ['documents', 'chunkSets', 'vectors', 'feedback', 'settings', 'priors'] as const;
+    const stores = ['documents', 'chunkSets', 'vectorSets', 'feedback', 'settings', 'priors'] as const;
     return writeTx(this.db, [...stores], async (tx, keep) => {
       const doc = await keep(tx.objectStore('documents').get(docId));
       if (!doc) return false;
@@ -209,9 +233,40 @@ export class Library {
     return { documents, chunks, settings: settings as Partial<Settings>, queued, ms: performance.now() - t0 };
   }
 
-  /** Every vector segment (one read transaction). */
-  async loadVectors(): Promise<VectorRecord[]> {
-    return this.db.getAll('vectors');
+  /**
+   * The stored vector segments of one embedding model (one read transaction): `embedderId`'s, or
+   * by default the active model's (the first of `vectorModels`: what startup loads before any
+   * model is). With no model recorded, every segment (none, unless written around this class).
+   */
+  async loadVectors(embedderId?: string): Promise<VectorRecord[]> {
+    const tx = this.db.transaction(['settings', 'vectorSets'], 'readonly');
+    const model = embedderId ?? modelsOf(await tx.objectStore('settings').get('vectorModels'))[0];
+    const sets = tx.objectStore('vectorSets');
+    const vectors = await (model === undefined ? sets.getAll() : sets.getAll(modelRange(model)));
+    await tx.done;
+    return vectors;
+  }
+
+  /** Ids of the models whose vectors are stored, the active one first (at most `KEPT_VECTOR_MODELS`). */
+  async vectorModels(): Promise<string[]> {
+    return [...modelsOf(await this.db.get('settings', 'vectorModels'))];
+  }
+
+  /**
+   * The library's dense side switches to `embedderId` (`src/worker/embedder-switch.ts`): it
+   * becomes the active model, the one active until now stays as the previous model, and the
+   * vectors of a model pushed past `KEPT_VECTOR_MODELS` are deleted — one transaction, which also
+   * reads the new model's stored segments unless `read` is false (they are loaded already).
+   */
+  async useVectorModel(embedderId: string, options: { read?: boolean } = {}): Promise<VectorRecord[]> {
+    try {
+      return await writeTx(this.db, ['settings', 'vectorSets'], async (tx, keep) => {
+        await useModels(tx, keep, [embedderId], 0);
+        return options.read === false ? [] : keep(tx.objectStore('vectorSets').getAll(modelRange(embedderId)));
+      });
+    } catch (err) {
+      throw toStorageError(err, `the vectors of ${embedderId}`);
+    }
   }
 
   /** Everything startup needs, with the time of each part. */
@@ -320,13 +375,28 @@ export class Library {
     return new IdbPriorStore(this.db);
   }
 
-  /** The whole library as one export file (read in one transaction, then encoded). */
+  /**
+   * The whole library as one export file (read in one transaction, then encoded). Vectors: the
+   * active model's only (one segment per document, as export files have always held), so a
+   * backup is not twice the size; the previous model's are re-made by a switch to it.
+   */
   async exportLibrary(): Promise<Uint8Array> {
-    const tx = this.db.transaction(['documents', 'chunkSets', 'vectors', 'priors', 'feedback'], 'readonly');
+    const tx = this.db.transaction(
+      ['documents', 'chunkSets', 'vectorSets', 'priors', 'feedback', 'settings'],
+      'readonly',
+    );
+    const vectorSets = tx.objectStore('vectorSets');
+    const activeVectors = tx
+      .objectStore('settings')
+      .get('vectorModels')
+      .then((value) => {
+        const active = modelsOf(value)[0];
+        return active === undefined ? [] : vectorSets.getAll(modelRange(active));
+      });
     const [documents, sets, vectors, priors, feedback] = await Promise.all([
       tx.objectStore('documents').getAll(),
       tx.objectStore('chunkSets').getAll(),
-      tx.objectStore('vectors').getAll(),
+      activeVectors,
       tx.objectStore('priors').get('state'),
       tx.objectStore('feedback').getAll(),
       tx.done,
@@ -339,6 +409,9 @@ export class Library {
   /**
    * Validates an export file completely, then writes it in one transaction. An invalid file
    * throws `invalid_input` and a full disk `storage_full`; in both cases nothing is written.
+   * The file's vectors are stored under their model: the library's active model stays active;
+   * another model of the file becomes the previous one (so switching to it reuses them), which
+   * deletes the vectors of a model pushed past `KEPT_VECTOR_MODELS`.
    */
   async importLibrary(bytes: Uint8Array, options: ImportOptions = {}): Promise<ImportSummary> {
     const mode = options.mode ?? 'merge';
@@ -352,11 +425,16 @@ export class Library {
     try {
       return await writeTx(
         this.db,
-        ['documents', 'chunkSets', 'vectors', 'feedback', 'settings', 'priors', 'lexical'],
+        ['documents', 'chunkSets', 'vectorSets', 'feedback', 'settings', 'priors', 'lexical'],
         async (tx, keep) => {
           let replaced = 0;
+          // The file's models by rows, most first; they follow the active model (the same
+          // ordering as v5's migration).
+          const rowsOf = new Map<string, number>();
+          for (const v of snap.vectors) rowsOf.set(v.embedderId, (rowsOf.get(v.embedderId) ?? 0) + v.chunkIds.length);
+          const fileModels = [...rowsOf].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([id]) => id);
           if (mode === 'replace') {
-            const stores = ['documents', 'chunkSets', 'vectors', 'feedback', 'priors', 'lexical'] as const;
+            const stores = ['documents', 'chunkSets', 'vectorSets', 'feedback', 'priors', 'lexical'] as const;
             for (const store of stores) {
               keep(tx.objectStore(store).clear());
             }
@@ -376,7 +454,8 @@ export class Library {
           }
           for (const d of snap.documents)
             keep(tx.objectStore('chunkSets').put(chunkSetOf(d, chunksOf.get(d.id) ?? [])));
-          for (const v of snap.vectors) keep(tx.objectStore('vectors').put(v));
+          const models = await useModels(tx, keep, fileModels, 1, mode === 'replace');
+          for (const v of snap.vectors) if (models.includes(v.embedderId)) keep(tx.objectStore('vectorSets').put(v));
           for (const f of snap.feedback) keep(tx.objectStore('feedback').add(f));
           if (
             snap.priors &&
@@ -388,7 +467,7 @@ export class Library {
           return {
             documents: snap.documents.length,
             chunks: snap.chunks.length,
-            vectors: snap.vectors.reduce((s, v) => s + v.chunkIds.length, 0),
+            vectors: rowsOf.get(models[0] ?? '') ?? 0,
             replaced,
           };
         },
@@ -408,7 +487,8 @@ async function removeDocumentData(
 ): Promise<void> {
   const t = tx as unknown as WriteTx<DocStores>;
   keep(t.objectStore('chunkSets').delete(docId));
-  keep(t.objectStore('vectors').delete(docId));
+  const vectorSets = t.objectStore('vectorSets');
+  for (const key of await keep(vectorSets.index('by-doc').getAllKeys(docId))) keep(vectorSets.delete(key));
   keep(t.objectStore('documents').delete(docId));
   if (!opts.keepFeedback) {
     const feedback = t.objectStore('feedback');
@@ -442,6 +522,45 @@ function chunksOfDocuments(
     }
   }
   return chunks;
+}
+
+/** The stored `vectorModels` setting (a list of model ids; anything else reads as none). */
+function modelsOf(value: unknown): Settings['vectorModels'] {
+  return Array.isArray(value) && value.every((m) => typeof m === 'string') ? (value as string[]) : [];
+}
+
+/** Every key of one model's segments: `[embedderId, docId]` for any document id (arrays sort after strings). */
+function modelRange(embedderId: string): IDBKeyRange {
+  return IDBKeyRange.bound([embedderId], [embedderId, []]);
+}
+
+/**
+ * Puts `ids` at position `at` of the kept models (0: the active model; 1: after it, an
+ * import's), keeps the first `KEPT_VECTOR_MODELS` and deletes every segment of the models
+ * pushed out, inside the caller's transaction (stores `settings` and `vectorSets`). With
+ * `cleared`, the stored vectors were just cleared: only the active model's place is kept.
+ * Resolves with the kept models.
+ */
+async function useModels(
+  tx: AnyWriteTx,
+  keep: <R>(request: Promise<R>) => Promise<R>,
+  ids: readonly string[],
+  at: 0 | 1,
+  cleared = false,
+): Promise<readonly string[]> {
+  const t = tx as unknown as WriteTx<['settings', 'vectorSets']>;
+  const settings = t.objectStore('settings');
+  const before = modelsOf(await keep(settings.get('vectorModels')));
+  const current = cleared ? before.slice(0, 1) : before;
+  const moving = at === 0 ? ids : ids.filter((id) => id !== current[0]);
+  const rest = current.filter((m) => !moving.includes(m));
+  const pos = Math.min(at, rest.length);
+  const next = [...rest.slice(0, pos), ...moving, ...rest.slice(pos)];
+  const kept = next.slice(0, KEPT_VECTOR_MODELS);
+  if (kept.length === before.length && kept.every((m, i) => m === before[i])) return before;
+  for (const m of before) if (!kept.includes(m)) keep(t.objectStore('vectorSets').delete(modelRange(m)));
+  keep(settings.put(kept, 'vectorModels'));
+  return kept;
 }
 
 /** A document's chunks as its one record, by ordinal. */

@@ -12,7 +12,14 @@ import type { Chunk, DocStatus, SourceType } from '../core/types';
 export const DB_NAME = 'evident';
 
 /** Current schema version; `db.ts` has one migration step per version. */
-export const DB_VERSION = 4;
+export const DB_VERSION = 5;
+
+/**
+ * Embedding models whose vectors the library keeps: the active one and the one used before it
+ * (`Settings.vectorModels`). Switching back to the previous model reuses its vectors; a third
+ * model's activation deletes the oldest model's vectors (v5).
+ */
+export const KEPT_VECTOR_MODELS = 2;
 
 /** User settings and library flags, one record per key. */
 export interface Settings {
@@ -36,6 +43,14 @@ export interface Settings {
    * `MAX_INGEST_ATTEMPTS` starts (`src/worker/ingest-files.ts`) it is dropped with an error instead.
    */
   readonly ingestAttempt: { readonly seq: number; readonly count: number };
+  /**
+   * Ids of the embedding models whose vectors are stored, the active one first, then the one
+   * before it (at most `KEPT_VECTOR_MODELS`; v5). Startup loads the first one's vectors before
+   * any model is loaded; export carries them. Kept by `src/storage/library.ts`: writing a
+   * model's vectors or switching to it puts it first and deletes the vectors of the models
+   * pushed past the bound.
+   */
+  readonly vectorModels: readonly string[];
 }
 export type SettingKey = keyof Settings;
 
@@ -103,10 +118,16 @@ export interface EvidentDB extends DBSchema {
     key: string;
     value: ChunkSet;
   };
-  /** One contiguous segment per document, keyed by document id. */
-  vectors: {
-    key: string;
+  /**
+   * v5: one contiguous segment per (embedding model, document), keyed `[embedderId, docId]`, so
+   * one model's vectors are one key range (startup reads only the active model's) and switching
+   * back to a model finds its vectors. v1–v4 kept one segment per document in `vectors`.
+   */
+  vectorSets: {
+    key: [string, string];
     value: VectorRecord;
+    /** Every model's segment of a document (deleted with it). */
+    indexes: { 'by-doc': string };
   };
   /** Out-of-line key: 'bm25'. */
   lexical: {
@@ -136,4 +157,4 @@ export interface EvidentDB extends DBSchema {
 }
 
 export type StoreName =
-  'documents' | 'chunkSets' | 'vectors' | 'lexical' | 'settings' | 'priors' | 'feedback' | 'ingestQueue';
+  'documents' | 'chunkSets' | 'vectorSets' | 'lexical' | 'settings' | 'priors' | 'feedback' | 'ingestQueue';

@@ -16,13 +16,13 @@ afterEach(() => {
   for (const l of libraries.splice(0)) l.close();
 });
 
-/** A stored library with `docs` documents (ids `doc-<i>`), as the worker builds it. */
-async function storedLibrary(docs: readonly string[]): Promise<Library> {
+/** A stored library with `docs` documents (ids `doc-<i>`), as the worker builds it, embedded by `embedder`. */
+async function storedLibrary(docs: readonly string[], embedder = new WordHashEmbedder()): Promise<Library> {
   const library = await Library.open({ name: `evident-backup-test-${n++}` });
   libraries.push(library);
   const engine = new Engine();
   engine.attachStore(library);
-  engine.setEmbedder(new WordHashEmbedder());
+  engine.setEmbedder(embedder);
   for (const id of docs) {
     await engine.addDocument({
       docId: id,
@@ -177,6 +177,22 @@ describe('BackupStore', () => {
     expect(store.getState().import).toMatchObject({ phase: 'done', result: { chunks: 1, vectors: 0 } });
     await new Promise((r) => setTimeout(r, 0));
     expect(calls.fill).toBe(1);
+  });
+
+  it('a backup embedded by another model: its chunks are embedded with this library’s, its vectors kept for a switch', async () => {
+    const { file } = await exported(await storedLibrary(['doc-a'], new WordHashEmbedder({ id: 'model-b', dim: 48 })));
+    const dst = await storedLibrary(['doc-c']);
+    const { client, calls } = clientOf(dst);
+    const store = new BackupStore(client);
+    store.choose(file);
+    await store.confirmImport();
+    // None of the file's rows is of the library's model (`word-hash-64`): the chunks need its vectors.
+    expect(store.getState().import).toMatchObject({ phase: 'done', result: { documents: 1, vectors: 0 } });
+    await new Promise((r) => setTimeout(r, 0));
+    expect(calls.fill).toBe(1);
+    // The file's vectors are stored as the previous model's: a switch to `model-b` reuses them.
+    expect(await dst.vectorModels()).toEqual(['word-hash-64', 'model-b']);
+    expect((await dst.loadVectors('model-b')).map((v) => [v.docId, v.dim])).toEqual([['doc-a', 48]]);
   });
 
   it('reads the storage usage', async () => {

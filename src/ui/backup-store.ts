@@ -1,9 +1,10 @@
 /**
  * Export and import of the whole library, and how much of the browser's storage it uses.
  *
- * - Export: the worker reads every document, chunk, vector, the priors and the feedback log in
- *   one read transaction and encodes them as one versioned file (`src/core/library-format.ts`);
- *   the page saves it as `evident-library-YYYY-MM-DD.evlib`.
+ * - Export: the worker reads every document, chunk, the active model's vectors (the library also
+ *   keeps the previous model's; a backup does not), the priors and the feedback log in one read
+ *   transaction and encodes them as one versioned file (`src/core/library-format.ts`); the page
+ *   saves it as `evident-library-YYYY-MM-DD.evlib`.
  * - Import is two steps: choosing a file shows what will happen (merge: the file's documents are
  *   added and replace those with the same id; replace: the library becomes exactly the file's),
  *   then the user confirms. The worker validates the whole file before it writes anything, and
@@ -160,6 +161,7 @@ export class BackupStore extends Store<BackupState> {
     this.set({ import: { phase: 'done', fileName, mode, result } });
     this.options.onLibraryChanged?.();
     void this.refreshUsage();
+    // `vectors` counts the rows of the library's model only: a file embedded by another model is embedded again.
     if (result.vectors < result.chunks) void this.fillVectors();
   }
 

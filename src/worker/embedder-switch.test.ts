@@ -1,12 +1,15 @@
 /**
  * `EmbedderSwitch` over a real `Engine` with stored vectors: a profile's embedder takes the dense
  * side, search is by keywords only until every chunk has a vector of it (re-embedded in the
- * background, with progress), vectors of each model are reused by id, and switching back never
- * lets a stale fill put the old model back.
+ * background, with progress), vectors of each model are reused by id — from IndexedDB
+ * (fake-indexeddb: the real `idb` code), which keeps the active and the previous model's — and
+ * switching back never lets a stale fill put the old model back.
  */
-import { describe, expect, it } from 'vitest';
+import 'fake-indexeddb/auto';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { VectorRecord } from '../core/library-format';
-import type { AddDocumentInput } from './api';
+import { Library } from '../storage/library';
+import type { AddDocumentInput, SearchResponse } from './api';
 import { EmbedderSwitch } from './embedder-switch';
 import { Engine } from './engine';
 import { WordHashEmbedder } from './testing';
@@ -53,6 +56,28 @@ async function setup() {
   return { engine, embedders, base, stored };
 }
 
+let dbCount = 0;
+const libraries: Library[] = [];
+afterEach(() => {
+  for (const l of libraries.splice(0)) l.close();
+});
+
+/** An engine on a stored library (fake-indexeddb), wired to the switch as `worker.ts` wires them. */
+async function setupStored(base: WordHashEmbedder) {
+  const library = await Library.open({ name: `evident-switch-test-${dbCount++}` });
+  libraries.push(library);
+  const engine = new Engine();
+  engine.attachStore(library);
+  const embedders = new EmbedderSwitch(engine, (id, options) => library.useVectorModel(id, options));
+  await embedders.setDefault(base);
+  await engine.addDocuments(docs);
+  return { engine, embedders, library };
+}
+
+/** Each hit's chunk and dense score (what the dense side contributed). */
+const denseScores = (res: SearchResponse): [string, number | undefined][] =>
+  res.hits.map((h) => [h.chunkId, h.scores.dense]);
+
 describe('EmbedderSwitch', () => {
   it('re-embeds the library for a profile embedder in the background; keywords only until done', async () => {
     const { engine, embedders, stored } = await setup();
@@ -80,24 +105,87 @@ describe('EmbedderSwitch', () => {
     expect([...stored.values()].every((v) => v.embedderId === 'profile-model')).toBe(true);
   });
 
-  it('reuses stored vectors of the model switched to (keyed by embedder id): nothing is embedded again', async () => {
-    const { engine, embedders, base } = await setup();
-    const profile = new WordHashEmbedder({ id: 'profile-model' });
-    await embedders.use(profile);
-    await embedders.settled();
-    // Back to the default: storage now holds the profile's vectors, so the default re-embeds.
+  it('A → B → A with a stored library: the switch back to A embeds nothing and searches with A’s stored vectors', async () => {
+    // Two models with different dimensions, so vectors of one can never pass for the other's.
+    const a = new WordHashEmbedder({ id: 'model-a', dim: 64 });
+    const b = new WordHashEmbedder({ id: 'model-b', dim: 48 });
+    const { engine, embedders, library } = await setupStored(a);
+    const chunks = engine.chunkCount;
+    const withA = await engine.search('remote days per week');
+    expect(withA.dense).toBe(true);
+
+    await embedders.use(b);
+    expect(await embedders.settled()).toMatchObject({ state: 'done', embedderId: 'model-b', total: chunks });
+    expect(b.calls).toBeGreaterThan(0);
+    expect(engine.vectorOf('remote#0')).toHaveLength(48);
+    expect(await library.vectorModels()).toEqual(['model-b', 'model-a']);
+
+    // Back to A (the profile released): its vectors are still stored, so nothing is embedded.
+    const aCalls = a.calls;
     await embedders.use(null);
-    expect(engine.embedder).toBe(base);
-    expect((await embedders.settled()).state).toBe('done');
-    // And to the profile again: its vectors were overwritten per document, so it re-embeds too;
-    // a second switch to the model whose vectors are stored embeds nothing.
-    await embedders.use(profile);
-    await embedders.settled();
-    const calls = profile.calls;
-    await embedders.use(new WordHashEmbedder({ id: 'profile-model' }));
+    expect(engine.embedder).toBe(a);
+    expect(embedders.report()).toMatchObject({
+      activeEmbedder: 'model-a',
+      denseOnHold: false,
+      reembed: { state: 'done', embedderId: 'model-a', total: 0 },
+    });
+    expect(await embedders.settled()).toMatchObject({ state: 'done', total: 0 });
+    expect(a.calls).toBe(aCalls);
+    expect(engine.vectorCount).toBe(chunks);
+    expect(engine.vectorOf('remote#0')).toHaveLength(64);
+    const backToA = await engine.search('remote days per week');
+    expect(a.calls).toBe(aCalls + 1); // the query only
+    expect(backToA.dense).toBe(true);
+    expect(denseScores(backToA)).toEqual(denseScores(withA));
+    expect(await library.vectorModels()).toEqual(['model-a', 'model-b']);
+
+    // And to B again: B's vectors were kept as the previous model's.
+    const bCalls = b.calls;
+    await embedders.use(b);
     expect(embedders.report()).toMatchObject({ denseOnHold: false, reembed: { state: 'done', total: 0 } });
-    expect(profile.calls).toBe(calls);
+    expect(b.calls).toBe(bCalls);
     expect((await engine.search('flights')).dense).toBe(true);
+  });
+
+  it('re-embeds only the documents that lack vectors of the model switched back to', async () => {
+    const a = new WordHashEmbedder({ id: 'model-a', dim: 64 });
+    const b = new WordHashEmbedder({ id: 'model-b', dim: 48 });
+    const { engine, embedders } = await setupStored(a);
+    await embedders.use(b);
+    await embedders.settled();
+    // While B is active, one document changes (a new version: every model's vectors of it go).
+    const changed = { ...docs[1]!, text: '# Travel\n\nBook trains through the travel desk.\n' };
+    await engine.addDocument(changed);
+    const changedChunks = engine.document('travel')!.chunks;
+    const aCalls = a.calls;
+    await embedders.use(null);
+    expect(embedders.status()).toMatchObject({ state: 'running', embedderId: 'model-a', total: changedChunks });
+    expect(await embedders.settled()).toMatchObject({ state: 'done', done: changedChunks, total: changedChunks });
+    // One batch: the changed document's chunks, nothing of the unchanged one.
+    expect(a.calls).toBe(aCalls + 1);
+    expect(engine.vectorCount).toBe(engine.chunkCount);
+    expect((await engine.search('trains')).hits[0]?.docId).toBe('travel');
+  });
+
+  it('keeps the vectors of two models only: a third deletes the oldest one’s', async () => {
+    const a = new WordHashEmbedder({ id: 'model-a', dim: 64 });
+    const { engine, embedders, library } = await setupStored(a);
+    const b = new WordHashEmbedder({ id: 'model-b', dim: 48 });
+    const c = new WordHashEmbedder({ id: 'model-c', dim: 32 });
+    await embedders.use(b);
+    await embedders.settled();
+    await embedders.use(c);
+    await embedders.settled();
+    expect(await library.vectorModels()).toEqual(['model-c', 'model-b']);
+    expect(await library.loadVectors('model-a')).toEqual([]);
+    expect((await library.loadVectors('model-b')).map((v) => v.docId).sort()).toEqual(['remote', 'travel']);
+    // A's vectors are gone: switching back to it embeds the library again.
+    const aCalls = a.calls;
+    await embedders.use(null);
+    expect(await embedders.settled()).toMatchObject({ state: 'done', total: engine.chunkCount });
+    expect(a.calls).toBeGreaterThan(aCalls);
+    expect(await library.vectorModels()).toEqual(['model-a', 'model-c']);
+    expect(await library.loadVectors('model-b')).toEqual([]);
   });
 
   it('stops the running re-embed before switching, and a stale fill never puts the old model back', async () => {

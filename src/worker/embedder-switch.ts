@@ -8,8 +8,10 @@
  * the remaining chunks in the background, document by document, persisting as it goes. Until
  * every chunk has a vector of the new model, retrieval is by keywords only (`Engine.denseOnHold`):
  * a dense list over part of the library would favour whatever was re-embedded first, and the old
- * model's vectors cannot be searched with the new model's query vector. Storage keeps one model's
- * vectors per document, so switching back re-embeds with the default model too.
+ * model's vectors cannot be searched with the new model's query vector. Storage keeps the vectors
+ * of the active model and of the one before it (`Library.useVectorModel`), so switching back to
+ * the previous model (Enhanced → Embedded → Enhanced) reuses its vectors at once and embeds only
+ * the chunks that lack one (documents added or changed meanwhile).
  *
  * `use()` stops the running re-embed and waits for it before returning, so the caller can release
  * the models it used (`ModelHost.loadProfile` / `disposeProfile`) without a model call in flight.
@@ -24,11 +26,20 @@ import { toErrorValue } from './result';
 /** What the switch needs from the engine (`Engine` in `engine.ts`). */
 export interface SwitchEngine {
   readonly embedder: Embedder | null;
+  /** Embedder id of the vectors in the dense index (loaded at startup before any model is). */
+  readonly vectorModel: string | null;
   readonly pendingVectors: number;
   readonly denseOnHold: boolean;
   switchEmbedder(embedder: Embedder | null, stored?: readonly VectorRecord[], options?: { hold?: boolean }): number;
   fillVectors(opts: { signal?: AbortSignal; onProgress?: (p: IngestProgress) => void }): Promise<FillVectorsResult>;
 }
+
+/**
+ * The library's stored vectors (`Library.useVectorModel` in the worker): makes `embedderId` the
+ * active model in storage (which keeps it and the previous model's vectors) and, unless `read`
+ * is false, resolves with its stored segments. None when the library lives in memory.
+ */
+export type StoredVectors = (embedderId: string, options: { read: boolean }) => Promise<readonly VectorRecord[]>;
 
 const IDLE: ReembedStatus = Object.freeze({
   state: 'idle',
@@ -54,7 +65,7 @@ export class EmbedderSwitch {
    */
   constructor(
     private readonly engine: SwitchEngine,
-    private readonly stored: () => Promise<readonly VectorRecord[]> = async () => [],
+    private readonly stored: StoredVectors = async () => [],
   ) {}
 
   /** The embedder in use: the profile's, else the default. */
@@ -143,7 +154,9 @@ export class EmbedderSwitch {
     let stored: readonly VectorRecord[] = [];
     if (embedder) {
       try {
-        stored = (await this.stored()).filter((v) => v.embedderId === embedder.id);
+        // Startup loaded this model's vectors already (the restored profile's): not read twice.
+        const read = this.engine.vectorModel !== embedder.id;
+        stored = (await this.stored(embedder.id, { read })).filter((v) => v.embedderId === embedder.id);
       } catch {
         // Vectors are a cache of the chunks: without them everything is re-embedded.
       }

@@ -225,6 +225,11 @@ export class Engine {
     return this.dense?.size ?? 0;
   }
 
+  /** Embedder id of the vectors in the dense index (before a model is set: of the stored vectors loaded). */
+  get vectorModel(): string | null {
+    return this.dense ? this.denseModel : null;
+  }
+
   documents(): LibraryDocument[] {
     return [...this.docs.values()].map(toLibraryDocument);
   }
@@ -352,8 +357,9 @@ export class Engine {
 
   /**
    * Adds stored vector segments to the dense index: those of the current embedder, or before one
-   * is loaded, of the model most documents were embedded with. Rows that do not belong to the
-   * document as loaded (another version, other chunks) are ignored.
+   * is loaded, of the model with the most rows among them (startup passes only the active model's:
+   * `Library.loadVectors`). Rows that do not belong to the document as loaded (another version,
+   * other chunks) are ignored.
    */
   loadVectors(vectors: readonly VectorRecord[]): void {
     if (vectors.length === 0) return;

@@ -186,7 +186,9 @@ const pdfAssets = {
 /** The Transformers.js models of the loaded profile (cross-encoder, NLI and generator feed `ask`). */
 const modelHost = defaultModelHost();
 /** Which embedder gives the library its dense side (USE lite, or the profile's), and re-embedding. */
-const embedders = new EmbedderSwitch(engine, async () => (library ? library.loadVectors() : []));
+const embedders = new EmbedderSwitch(engine, async (id, options) =>
+  library ? library.useVectorModel(id, options) : [],
+);
 const settings = new SettingsHost(() => library);
 const profiles = new ProfileRuntime(modelHost, embedders, settings);
 /**
@@ -355,7 +357,7 @@ const api: EvidentWorkerApi = {
         // Reload from storage: the import replaced documents wholesale.
         const [text, lexical] = await Promise.all([library.loadText(), library.loadLexical()]);
         engine.load(text.documents, text.chunks, lexical);
-        engine.loadVectors(await library.loadVectors());
+        engine.loadVectors(await library.loadVectors(engine.embedder?.id));
         return summary;
       }),
     ),

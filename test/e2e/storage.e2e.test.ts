@@ -25,6 +25,7 @@ interface StoredDoc {
   readonly chunkCount: number;
   /** Chunks stored under the document's id. */
   readonly chunks: number;
+  /** Vector rows of the active model (the first of the `vectorModels` setting, schema v5). */
   readonly vectorRows: number;
   readonly vectorState: string;
   readonly addedAt: number;
@@ -45,26 +46,30 @@ function readStored(page: Page): Promise<Stored> {
       r.onsuccess = () => res(r.result);
       r.onerror = () => rej(r.error);
     });
-    const tx = db.transaction(['documents', 'chunkSets', 'vectors', 'ingestQueue', 'settings'], 'readonly');
+    const tx = db.transaction(['documents', 'chunkSets', 'vectorSets', 'ingestQueue', 'settings'], 'readonly');
     const all = <T>(store: string): Promise<T[]> =>
       new Promise((res, rej) => {
         const r = tx.objectStore(store).getAll();
         r.onsuccess = () => res(r.result as T[]);
         r.onerror = () => rej(r.error);
       });
-    const demo = new Promise<unknown>((res) => {
-      const r = tx.objectStore('settings').get('demoInstalled');
-      r.onsuccess = () => res(r.result);
-    });
+    const setting = (key: string) =>
+      new Promise<unknown>((res) => {
+        const r = tx.objectStore('settings').get(key);
+        r.onsuccess = () => res(r.result);
+      });
     type D = { id: string; chunkCount: number; vectorState: string; addedAt: number };
-    const [documents, sets, vectors, queue, demoInstalled] = await Promise.all([
+    const [documents, sets, vectors, queue, demoInstalled, models] = await Promise.all([
       all<D>('documents'),
       // A document's chunks are one record (schema v4).
       all<{ docId: string; chunks: { docId: string }[] }>('chunkSets'),
-      all<{ docId: string; chunkIds: string[] }>('vectors'),
+      // One segment per (model, document) (schema v5).
+      all<{ docId: string; embedderId: string; chunkIds: string[] }>('vectorSets'),
       all<{ docId: string }>('ingestQueue'),
-      demo,
+      setting('demoInstalled'),
+      setting('vectorModels'),
     ]);
+    const active = (models as string[] | undefined)?.[0];
     db.close();
     const chunks = sets.flatMap((set) => set.chunks);
     const ids = new Set(documents.map((d) => d.id));
@@ -73,7 +78,7 @@ function readStored(page: Page): Promise<Stored> {
         id: d.id,
         chunkCount: d.chunkCount,
         chunks: chunks.filter((c) => c.docId === d.id).length,
-        vectorRows: vectors.find((v) => v.docId === d.id)?.chunkIds.length ?? 0,
+        vectorRows: vectors.find((v) => v.docId === d.id && v.embedderId === active)?.chunkIds.length ?? 0,
         vectorState: d.vectorState,
         addedAt: d.addedAt,
       })),
