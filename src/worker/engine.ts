@@ -33,7 +33,7 @@ import {
   type VectorRecord,
 } from '../core/library-format';
 import { fuse, type FusionMode } from '../core/retrieval/fusion';
-import { bm25TermStats, toWeightedQuery, weighQueryTerms } from '../core/retrieval/term-weights';
+import { searchWithTermWeights } from '../core/retrieval/term-weights';
 import type { Candidate, Chunk, DocumentMeta, Hit, IndexableDoc, TraceEntry } from '../core/types';
 import { fnv1a64 } from '../core/util/hash';
 import type { Embedder } from '../models/embedder';
@@ -682,9 +682,8 @@ export class Engine {
 
     const t0 = performance.now();
     const queryTerms = bm25.analyze(query);
-    // Learned query-term weights (src/core/retrieval/term-weights.ts): part of the default hybrid.
-    const weighted = toWeightedQuery(weighQueryTerms(queryTerms, bm25TermStats(bm25)));
-    const lexical = bm25.searchWeighted(weighted, { k: this.options.poolSize });
+    // Learned query-term weights: the one lexical search the CLIs' harnesses also run.
+    const lexical = searchWithTermWeights(bm25, query, { k: this.options.poolSize });
     const lexicalMs = performance.now() - t0;
 
     let denseHits: Hit[] = [];

@@ -242,7 +242,7 @@ async function startWorker(name: string) {
   engine.attachStore(library);
   engine.load(text.documents, text.chunks, await library.loadLexical());
   engine.loadVectors(await library.loadVectors());
-  const embedders = new EmbedderSwitch(engine, () => library.loadVectors());
+  const embedders = new EmbedderSwitch(engine, (id, options) => library.useVectorModel(id, options));
   const settings = new SettingsHost(() => library);
   const runtime = new ProfileRuntime(newHost(), embedders, settings);
   return { library, engine, embedders, settings, runtime, api: modelsApi(run, runtime) };

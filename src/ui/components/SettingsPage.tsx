@@ -208,7 +208,10 @@ function ProfileSection({ settings, store }: { readonly settings: AppSettings; r
           />
         ))}
       </fieldset>
-      <p className="muted">Your choice is remembered: Evident loads the chosen models again when it starts.</p>
+      <p className="muted">
+        Your choice is remembered: Evident loads the chosen models again when it starts. The library&apos;s vectors of
+        the profile you leave are kept (two embedding models at most), so switching back does not re-embed it.
+      </p>
       {chosen === 'enhanced' && enhanced && (
         <div className="profile-load">
           <HubConsentLine store={store} />
