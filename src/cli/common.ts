@@ -71,9 +71,15 @@ export async function readJsonl<T>(file: string, what = 'Dataset'): Promise<T[]>
 export async function rewriteInFile(file: string, re: RegExp, replacement: string): Promise<void> {
   const text = await readFile(file, 'utf8');
   if (!re.test(text)) throw new EvidentError('invalid_input', `${file} has nothing matching ${re} to rewrite.`);
+  // Written in the project's style (the lint step checks it), with its Prettier configuration.
+  const prettier = await import('prettier');
+  const config = (await prettier.resolveConfig(file)) ?? {};
   await writeFile(
     file,
-    text.replace(re, () => replacement),
+    await prettier.format(
+      text.replace(re, () => replacement),
+      { ...config, filepath: file },
+    ),
   );
 }
 
