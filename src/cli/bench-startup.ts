@@ -32,7 +32,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import type { DocumentRecord, VectorRecord } from '../core/library-format';
 import type { Chunk } from '../core/types';
 import { fnv1a64 } from '../core/util/hash';
@@ -386,17 +386,7 @@ async function benchChromium(
     await page.locator('[data-testid="model-status"][data-state="ready"]').waitFor({ timeout: 300_000 });
     await page.locator('[data-testid="library"][data-source="ingested"]').waitFor({ timeout: 300_000 });
     const t0 = performance.now();
-    for (const [d, doc] of fx.documents.entries()) {
-      const arg = {
-        doc,
-        chunks: fx.chunks[d] as Chunk[],
-        dim: args.dim,
-        seed: d + 1,
-        v3: false,
-        model: USE_EMBEDDER_ID,
-      };
-      await page.evaluate(`(${SEED_IN_PAGE})(${JSON.stringify(arg)})`);
-    }
+    await seedLibrary(page, args, fx, false);
     const seedMs = performance.now() - t0;
     const usageSeeded = Number(await page.evaluate(IDB_USAGE_IN_PAGE));
     const rows: Record<string, number[]> = {};
@@ -432,6 +422,14 @@ async function benchChromium(
   }
 }
 
+/** Writes the fixture library into the page's database, one transaction per document (as v3 stored it, or as the app does). */
+async function seedLibrary(page: Page, args: Args, fx: Fixture, v3: boolean): Promise<void> {
+  for (const [d, doc] of fx.documents.entries()) {
+    const arg = { doc, chunks: fx.chunks[d] as Chunk[], dim: args.dim, seed: d + 1, v3, model: USE_EMBEDDER_ID };
+    await page.evaluate(`(${SEED_IN_PAGE})(${JSON.stringify(arg)})`);
+  }
+}
+
 /**
  * The same library written as schema v3 stored it (every chunk twice: its own record and its
  * document's chunk set) in a fresh profile, before the app's first visit; then the app opens it,
@@ -445,17 +443,7 @@ async function benchMigration(browser: Browser, args: Args, fx: Fixture, url: st
     // A page of the app's origin that does not start the app (nor register the service worker).
     await page.goto(new URL('sw.js', url).href);
     if (Number(await page.evaluate(CREATE_V3_IN_PAGE)) !== 3) throw new Error('could not create a v3 database');
-    for (const [d, doc] of fx.documents.entries()) {
-      const arg = {
-        doc,
-        chunks: fx.chunks[d] as Chunk[],
-        dim: args.dim,
-        seed: d + 1,
-        v3: true,
-        model: USE_EMBEDDER_ID,
-      };
-      await page.evaluate(`(${SEED_IN_PAGE})(${JSON.stringify(arg)})`);
-    }
+    await seedLibrary(page, args, fx, true);
     const usageV3 = Number(await page.evaluate(IDB_USAGE_IN_PAGE));
     await page.goto(url);
     const lib = page.getByTestId('library');
