@@ -196,6 +196,8 @@ describe('ask on a fact stated by one document of the library', () => {
   it.each([
     ['For how many calendar days may staff borrow a field laptop?', /14 calendar days/],
     ['Within how many days must satellite phones be returned?', /two days/],
+    // A "who" answered by a role, not a name.
+    ['Who must approve a longer laptop loan?', /operations manager/],
   ])(
     '%s → supported, cited from that document',
     async (question, expected) => {

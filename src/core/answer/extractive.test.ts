@@ -42,6 +42,25 @@ describe('answerExtractive', () => {
     expect(a.sentences[0]!.score).toBeGreaterThan(bare.sentences[0]!.score);
   });
 
+  it('answers "who" with a role when the sentence names no one, never with the role the question asks about', () => {
+    const loan = answerExtractive({
+      question: 'Who must approve a longer laptop loan?',
+      sources: [source(1, 'A longer loan needs the written approval of the operations manager.')],
+    });
+    expect(loan.short).toMatchObject({ text: 'operations manager', kind: 'entity' });
+    const own = answerExtractive({
+      question: 'Who is the director of the Avatar movie?',
+      sources: [source(1, 'The director of the movie said the sequel is coming next year.')],
+    });
+    expect(own.short).toBeNull();
+    // A name in the sentence answers: no role is added beside it.
+    const named = answerExtractive({
+      question: 'Who approved the budget?',
+      sources: [source(1, 'The budget was approved by Maria Lopez after the board meeting.')],
+    });
+    expect(named.short).toMatchObject({ text: 'Maria Lopez' });
+  });
+
   it('picks the value of the asked-for kind: a date for "when", money for "how much", never a dateline', () => {
     const when = answerExtractive({
       question: 'When was Splatoon 2 released?',

@@ -188,16 +188,51 @@ export const asksForSpan = (type: AnswerType): boolean => type !== 'yesno' && ty
 // A date opening a snippet and followed by "...", "—", "·" or "|" is its publication date, not content.
 const DATELINE = /^\s*[-–—.…·|]/u;
 
-/** Values of the asked-for kind in a sentence that the question does not already contain. */
+/**
+ * Nouns that name a role, office or body ("the operations manager", "your line manager", "the
+ * audit committee"): policies answer "who" with a role more often than with a name.
+ */
+const ROLE_NOUNS =
+  'manager|director|officer|committee|board|department|team|supervisor|administrator|head|lead|chair|chairperson|' +
+  'secretary|council|panel|authority|owner|controller|auditor|counsel|employer|coordinator|representative|' +
+  'trustee|registrar|commissioner|ombudsman|court|judge|tribunal|regulator|inspector|desk|office|unit';
+const ROLE_RE = new RegExp(
+  String.raw`\b(?:the|your|their|his|her|its|each|every)\s+((?:[a-z][\w-]*\s+){0,3}?(?:${ROLE_NOUNS})s?)\b`,
+  'gu',
+);
+
+/** Role phrases of a sentence as entity values ("the operations manager" → key "operations manager"). */
+export function rolesIn(text: string): KeyValue[] {
+  const out: KeyValue[] = [];
+  for (const m of text.matchAll(ROLE_RE)) {
+    const phrase = m[1] as string;
+    const start = m.index + m[0].length - phrase.length;
+    out.push({ kind: 'entity', raw: phrase, start, end: start + phrase.length, key: foldText(phrase).trim() });
+  }
+  return out;
+}
+
+/** A question asking who: "who", "whom", "whose". */
+const WHO = /^\s*who(?:m|se)?\b/u;
+
+/**
+ * Values of the asked-for kind in a sentence that the question does not already contain. A "who"
+ * question answered by no name in the sentence takes its role phrases instead (never the
+ * question's own role: "the director" does not answer "who is the director of …").
+ */
 function answerValues(s: Scored, type: AnswerType, qValues: readonly KeyValue[], qFolded: string): KeyValue[] {
   if (!asksForSpan(type)) return [];
   const want = (k: ValueKind): boolean => (type === 'any' ? k === 'entity' : kindAnswers(k, type));
-  return s.values.filter(
+  const out = s.values.filter(
     (v) =>
       want(v.kind) &&
       !isQuestionValue(v, qValues, qFolded) &&
       !(v.kind === 'date' && s.index === 0 && v.start <= 1 && DATELINE.test(s.text.slice(v.end))),
   );
+  if (type !== 'entity' || !WHO.test(qFolded) || out.some((v) => v.kind === 'entity')) return out;
+  const taken = (r: KeyValue): boolean => s.values.some((v) => v.start < r.end && v.end > r.start);
+  const roles = rolesIn(s.text).filter((r) => !taken(r) && !isQuestionValue(r, qValues, qFolded));
+  return [...out, ...roles].sort((a, b) => a.start - b.start);
 }
 
 function scoreSentences(input: ExtractiveInput, o: ExtractiveOptions): { all: Scored[]; rationales: Rationale[] } {

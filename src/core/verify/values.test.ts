@@ -95,6 +95,7 @@ describe('compatibleKeys', () => {
 describe('answerTypeOf and hasNegation', () => {
   it('maps wh-words to the kind of value asked for', () => {
     expect(answerTypeOf('Who acquired Instagram?')).toBe('entity');
+    expect(answerTypeOf('Who approved the budget?')).toBe('entity');
     expect(answerTypeOf('When was Splatoon 2 released?')).toBe('date');
     expect(answerTypeOf('What is the release date of Cyberpunk 2077?')).toBe('date');
     expect(answerTypeOf('How much did Google pay for YouTube?')).toBe('number');

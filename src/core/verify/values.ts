@@ -510,6 +510,8 @@ export function answerTypeOf(question: string): AnswerType {
   if (/\b(?:release|premiere|launch|founding|birth|death)\s+date\b|\bwhat\s+is\s+the\s+date\b|\bdate\s+of\b/u.test(q))
     return 'date';
   if (/^how\s+(?:many|much|long|old|far|often|tall|big)\b/u.test(q)) return 'number';
+  // "Who approved the budget?" asks for a name, whatever money words follow.
+  if (/^(?:who|whom|whose)\b/u.test(q)) return 'entity';
   if (
     /\bwhat\s+(?:percentage|percent|number|amount|share|rate)\b|\b(?:revenue|price|cost|salary|budget|population|income)\b/u.test(
       q,
