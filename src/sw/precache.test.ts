@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  CACHE_RUNTIME_MESSAGE,
   FILE_HASH_HEADER,
   MODEL_CACHE,
   cacheName,
@@ -9,6 +10,7 @@ import {
   isStorable,
   manifestLookup,
   routeRequest,
+  runtimeFilesToCache,
   staleCaches,
   staleRuntimeEntries,
   withFileHash,
@@ -227,5 +229,32 @@ describe('withIsolationHeaders', () => {
       headers: { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'credentialless' },
     });
     expect(withIsolationHeaders(original)).toBe(original);
+  });
+});
+
+describe('runtimeFilesToCache', () => {
+  it('answers the message the page sends', async () => {
+    const page = await import('../ui/service-worker');
+    expect(page.CACHE_RUNTIME_MESSAGE).toBe(CACHE_RUNTIME_MESSAGE);
+  });
+
+  const runtime = new Map([
+    ['vendor/ort/ort-wasm-simd-threaded.asyncify.mjs', 'aaaaaaaaaaaaaaaa'],
+    ['vendor/ort/ort-wasm-simd-threaded.asyncify.wasm', 'bbbbbbbbbbbbbbbb'],
+    ['models/tiny/encoder/onnx/model.onnx', 'cccccccccccccccc'],
+  ]);
+  it('lists the onnxruntime-web files not held with the build hash, never a model file', () => {
+    expect(runtimeFilesToCache(runtime, new Map())).toEqual([
+      'vendor/ort/ort-wasm-simd-threaded.asyncify.mjs',
+      'vendor/ort/ort-wasm-simd-threaded.asyncify.wasm',
+    ]);
+    const stored = new Map<string, string | null>([
+      ['vendor/ort/ort-wasm-simd-threaded.asyncify.mjs', 'aaaaaaaaaaaaaaaa'],
+      // Stored by Transformers.js without the stamp, or by another build: fetched again.
+      ['vendor/ort/ort-wasm-simd-threaded.asyncify.wasm', null],
+    ]);
+    expect(runtimeFilesToCache(runtime, stored)).toEqual(['vendor/ort/ort-wasm-simd-threaded.asyncify.wasm']);
+    stored.set('vendor/ort/ort-wasm-simd-threaded.asyncify.wasm', 'bbbbbbbbbbbbbbbb');
+    expect(runtimeFilesToCache(runtime, stored)).toEqual([]);
   });
 });

@@ -139,7 +139,7 @@ export function routeRequest(
 }
 
 /** The decoded path of `url` relative to the scope; null when it is not under it or malformed. */
-function pathUnder(url: URL, scope: URL): string | null {
+export function pathUnder(url: URL, scope: URL): string | null {
   if (url.origin !== scope.origin || !url.pathname.startsWith(scope.pathname)) return null;
   try {
     return decodeURIComponent(url.pathname.slice(scope.pathname.length));
@@ -214,4 +214,28 @@ export function withIsolationHeaders(response: Response): Response {
   const headers = new Headers(response.headers);
   for (const h of missing) headers.set(h, ISOLATION_HEADERS[h] as string);
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
+/**
+ * What the page posts to the service worker once a profile that runs on onnxruntime-web is
+ * loaded (`src/ui/service-worker.ts`): on a first visit the app's worker starts before the
+ * service worker controls it, so it fetched onnxruntime-web itself and nothing stored it.
+ */
+export const CACHE_RUNTIME_MESSAGE = 'evident:cache-onnxruntime';
+
+/**
+ * The onnxruntime-web files the service worker fetches and stores on `CACHE_RUNTIME_MESSAGE`:
+ * those the build ships that `MODEL_CACHE` does not hold with the build's hash (`stored`: path →
+ * its `FILE_HASH_HEADER`, null when unstamped; absent when not cached).
+ */
+export function runtimeFilesToCache(
+  runtime: ReadonlyMap<string, string>,
+  stored: ReadonlyMap<string, string | null>,
+): string[] {
+  return [...runtime]
+    .filter(
+      ([path, hash]) =>
+        path.startsWith(ORT_DIR) && !(stored.has(path) && isCurrentEntry(path, stored.get(path) ?? null, hash)),
+    )
+    .map(([path]) => path);
 }

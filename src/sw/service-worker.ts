@@ -17,6 +17,7 @@
  * in place of `__EVIDENT_PRECACHE__`. Registered by the page (`src/ui/service-worker.ts`) in built apps only.
  */
 import {
+  CACHE_RUNTIME_MESSAGE,
   FILE_HASH_HEADER,
   MODEL_CACHE,
   SHELL,
@@ -24,7 +25,9 @@ import {
   isCurrentEntry,
   isStorable,
   manifestLookup,
+  pathUnder,
   routeRequest,
+  runtimeFilesToCache,
   staleCaches,
   staleRuntimeEntries,
   withFileHash,
@@ -87,6 +90,35 @@ self.addEventListener('fetch', (event) => {
   else if (route.kind === 'precache') event.respondWith(fromCache(request, route.path));
   else if (route.kind === 'runtime') event.respondWith(fromRuntimeCache(event, route.path, route.hash));
 });
+
+self.addEventListener('message', (event) => {
+  const data: unknown = event.data;
+  if (typeof data === 'object' && data !== null && (data as { type?: unknown }).type === CACHE_RUNTIME_MESSAGE) {
+    event.waitUntil(cacheOnnxRuntime());
+  }
+});
+
+/**
+ * Stores the onnxruntime-web files `MODEL_CACHE` lacks (stamped with the build's hash), for a
+ * profile loaded while the app's worker was not yet served by this service worker. A failed
+ * fetch or put only means the next use stores it.
+ */
+async function cacheOnnxRuntime(): Promise<void> {
+  const cache = await caches.open(MODEL_CACHE);
+  const stored = new Map<string, string | null>();
+  for (const request of await cache.keys()) {
+    const path = pathUnder(new URL(request.url), scope);
+    if (path !== null) stored.set(path, (await cache.match(request))?.headers.get(FILE_HASH_HEADER) ?? null);
+  }
+  for (const path of runtimeFilesToCache(files.runtime, stored)) {
+    try {
+      const response = await fetch(new Request(urlOf(path), { cache: 'reload' }));
+      if (isStorable(response)) await cache.put(urlOf(path), withFileHash(response, files.runtime.get(path) as string));
+    } catch {
+      // Offline or out of quota: the next load of the profile stores it.
+    }
+  }
+}
 
 /** Network first (a new build's page when online); the cached shell when the network fails. */
 async function navigate(request: Request): Promise<Response> {

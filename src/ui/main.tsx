@@ -7,7 +7,7 @@ import { BenchmarkStore } from './benchmark-store';
 import { DEMO_DOCUMENTS } from './demo';
 import { IngestStore } from './ingest-store';
 import { EvidentSession } from './session';
-import { registerServiceWorker } from './service-worker';
+import { cacheOnnxRuntime, registerServiceWorker } from './service-worker';
 import { SettingsStore } from './settings-store';
 import { WorkerClient } from './worker-client';
 import './styles.css';
@@ -18,7 +18,8 @@ const session = new EvidentSession(client, DEMO_DOCUMENTS);
 const ask = new AskStore(client);
 const ingest = new IngestStore(client, { onLibraryChanged: () => void session.refreshLibrary() });
 const backup = new BackupStore(client, { onLibraryChanged: () => void session.refreshLibrary() });
-const settings = new SettingsStore(client);
+// A loaded profile runs on onnxruntime-web: the service worker keeps it for offline use.
+const settings = new SettingsStore(client, { onProfileReady: () => cacheOnnxRuntime() });
 const benchmark = new BenchmarkStore(client);
 client.subscribe((e) => {
   // A restarted worker has reloaded the library but not the settings it reports.

@@ -4,6 +4,13 @@
  */
 import { useSyncExternalStore } from 'react';
 
+/**
+ * The message of `cacheOnnxRuntime`: `CACHE_RUNTIME_MESSAGE` of src/sw/precache.ts, written out
+ * because the service worker must stay one self-contained file (a module both import would be
+ * split into a shared chunk); a unit test checks they agree.
+ */
+export const CACHE_RUNTIME_MESSAGE = 'evident:cache-onnxruntime';
+
 /** The service worker's file name, defined by the build (scripts/service-worker-plugin.ts); absent in dev. */
 declare const __EVIDENT_SERVICE_WORKER__: string | undefined;
 
@@ -44,4 +51,17 @@ function controlled(): boolean {
  */
 export function useOfflineReady(): boolean {
   return useSyncExternalStore(subscribe, controlled, () => false);
+}
+
+/**
+ * Asks the service worker (once it is active) to store onnxruntime-web: called when a profile
+ * that runs on it is loaded, since on a first visit the app's worker fetched it outside the
+ * service worker. Nothing under the dev server or without service workers.
+ */
+export function cacheOnnxRuntime(): void {
+  if (typeof __EVIDENT_SERVICE_WORKER__ === 'undefined') return;
+  if (typeof navigator === 'undefined' || !('serviceWorker' in navigator)) return;
+  void navigator.serviceWorker.ready.then((registration) =>
+    registration.active?.postMessage({ type: CACHE_RUNTIME_MESSAGE }),
+  );
 }

@@ -238,6 +238,29 @@ describe('SettingsStore', () => {
     store.dispose();
   });
 
+  it('announces each profile that becomes loaded once: loaded here, or restored by the worker', async () => {
+    const client = fakeClient();
+    const ready: string[] = [];
+    const store = new SettingsStore(client, { pollMs: 5, onProfileReady: (r) => ready.push(r.profile) });
+    await store.loadProfile(TINY);
+    // Reading the worker's state again (every page change does) announces nothing new.
+    await store.refreshModels();
+    await store.refreshModels();
+    expect(ready).toEqual(['tiny']);
+    await store.releaseProfile();
+    const restoring: RestoreStatus = {
+      state: 'ready',
+      profile: 'tiny',
+      allowRemote: false,
+      progress: null,
+      error: null,
+    };
+    client.setStatus(idleModels(tinyResult, false, restoring));
+    await store.refreshModels();
+    expect(ready).toEqual(['tiny', 'tiny']);
+    store.dispose();
+  });
+
   it('says why the remembered profile did not load at startup; Cancel stops a startup load in the worker', async () => {
     const client = fakeClient();
     const store = new SettingsStore(client);

@@ -69,6 +69,11 @@ type Client = Pick<
 export interface SettingsStoreOptions {
   /** How often the re-embedding's progress is read while it runs (ms). Default 500. */
   readonly pollMs?: number;
+  /**
+   * Called each time a profile's models are shown loaded (by this page or restored by the worker
+   * at startup): the app asks the service worker to keep the runtime they run on.
+   */
+  readonly onProfileReady?: (result: ProfileLoadResult) => void;
 }
 
 export class SettingsStore extends Store<SettingsState> {
@@ -91,6 +96,19 @@ export class SettingsStore extends Store<SettingsState> {
       models: null,
     });
     this.pollMs = options.pollMs ?? 500;
+    this.onProfileReady = options.onProfileReady ?? null;
+  }
+
+  private readonly onProfileReady: ((result: ProfileLoadResult) => void) | null;
+
+  /** Sets the state; a profile load that has just become ready is announced (`onProfileReady`). */
+  protected override set(patch: Partial<SettingsState>): void {
+    const before = this.getState().profileLoad;
+    super.set(patch);
+    const after = this.getState().profileLoad;
+    if (after.phase === 'ready' && !(before.phase === 'ready' && before.result.profile === after.result.profile)) {
+      this.onProfileReady?.(after.result);
+    }
   }
 
   async load(): Promise<void> {

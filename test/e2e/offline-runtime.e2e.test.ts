@@ -47,6 +47,46 @@ describe.skipIf(ctx.skip !== null)('onnxruntime-web and test models: cached on f
     await app?.close();
   });
 
+  it('on a very first visit, a profile loaded before the service worker took over still gets onnxruntime-web cached', async () => {
+    // A context of its own: nothing installed, nothing cached. The app's worker starts before the
+    // service worker exists, so it fetches onnxruntime-web itself; the page then asks the
+    // service worker to store it.
+    const context = await app.browser.newContext({ viewport: { width: 1100, height: 1400 } });
+    try {
+      // The service worker's script is held back until the profile has loaded: whatever the
+      // timing of a real first visit, onnxruntime-web is then fetched with no service worker.
+      let releaseServiceWorker = (): void => {};
+      const held = new Promise<void>((resolve) => (releaseServiceWorker = resolve));
+      await context.route(/\/sw\.js$/, async (route) => {
+        await held;
+        await route.continue();
+      });
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      await page.goto(new URL('./?test-models#settings', app.url).href);
+      await appReady(page, 'attached');
+      await page.getByTestId('test-models').getByRole('button', { name: 'Load the tiny test models' }).click();
+      await page.locator('[data-testid="profile-load"][data-state="ready"]').waitFor({ timeout: 120_000 });
+      expect(await page.evaluate(() => navigator.serviceWorker.controller)).toBeNull();
+      releaseServiceWorker();
+      const ortStamped = async (): Promise<string[]> =>
+        ((await cachedEntries(page, FILE_HASH_HEADER))[MODEL_CACHE] ?? [])
+          .filter((e) => e.path.startsWith('/vendor/ort/') && e.hash !== null)
+          .map((e) => e.path)
+          .sort();
+      await expect
+        .poll(ortStamped, { timeout: 60_000 })
+        .toEqual([
+          '/vendor/ort/ort-wasm-simd-threaded.asyncify.mjs',
+          '/vendor/ort/ort-wasm-simd-threaded.asyncify.wasm',
+        ]);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('precaches no onnxruntime-web file; caches it and the models once on first use; loads them offline', async () => {
     const { page, context, pageErrors } = app;
     await page.goto(new URL('./?test-models#settings', app.url).href);
