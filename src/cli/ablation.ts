@@ -68,7 +68,7 @@ import type { QuerySelectionMetrics, SelectionMetrics, SentenceSets } from '../c
 import { meanSelectionMetrics, SELECTION_METRIC_NAMES, sentenceRecall, setPrf } from '../core/eval/selection-metrics';
 import { Bm25Index } from '../core/lexical/bm25';
 import { fuse, DEFAULT_DENSE_WEIGHT } from '../core/retrieval/fusion';
-import { bm25TermStats, toWeightedQuery, weighQueryTerms, type TermStats } from '../core/retrieval/term-weights';
+import { bm25TermStats, searchWithTermWeights, type TermStats } from '../core/retrieval/term-weights';
 import type { EvidenceLookup } from '../core/select/common';
 import { byScoreDesc, withEntry } from '../core/select/common';
 import { cutoffCandidates } from '../core/select/cutoff';
@@ -358,7 +358,7 @@ export function createChunkRetriever(
   const docIndex = Bm25Index.build(corpus.map(toIndexable), BM25_STEM);
   // Both BM25 lists weigh the query terms as the app's engine does (src/core/retrieval/term-weights.ts).
   const lexical = (index: Bm25Index, stats: TermStats, text: string, k: number): Hit[] =>
-    index.searchWeighted(toWeightedQuery(weighQueryTerms(index.analyze(text), stats)), { k });
+    searchWithTermWeights(index, index.analyze(text), { k }, { stats });
   const chunkStats = bm25TermStats(chunkIndex);
   const docStats = bm25TermStats(docIndex);
   const docOfRow = units.ids.map((id) => (units.chunks.get(id) as Chunk).docId);

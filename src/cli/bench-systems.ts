@@ -19,7 +19,7 @@
  *   with its LatinAdvanced / Default encoders, 0.4782 with `context`, 0.5607–0.5623 at
  *   resolution 3, 20 or 50.
  */
-import { bm25TermStats, toWeightedQuery, weighQueryTerms } from '../core/retrieval/term-weights';
+import { bm25TermStats, searchWithTermWeights } from '../core/retrieval/term-weights';
 import MiniSearch from 'minisearch';
 import { create, insertMultiple, search as oramaSearch, type AnyOrama } from '@orama/orama';
 import { Index as FlexIndex, Charset } from 'flexsearch';
@@ -57,8 +57,7 @@ export const evidentSystem: LexicalSystem = {
     const index = Bm25Index.build(docs.map((d) => ({ id: d.id, title: d.title, headings: '', text: d.text })));
     const stats = bm25TermStats(index);
     return {
-      search: (q, k) =>
-        index.searchWeighted(toWeightedQuery(weighQueryTerms(index.analyze(q), stats)), { k }).map((h) => h.id),
+      search: (q, k) => searchWithTermWeights(index, index.analyze(q), { k }, { stats }).map((h) => h.id),
     };
   },
 };

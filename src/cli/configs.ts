@@ -14,8 +14,7 @@ import { fuse, DEFAULT_DENSE_WEIGHT, PLAIN_BM25_DENSE_WEIGHT, type FusionMode } 
 import {
   bm25TermStats,
   DEFAULT_TERM_COEFFICIENTS,
-  toWeightedQuery,
-  weighQueryTerms,
+  searchWithTermWeights,
   type TermCoefficients,
 } from '../core/retrieval/term-weights';
 import type { Hit, IndexableDoc } from '../core/types';
@@ -283,9 +282,7 @@ export function createEvalContext(dataset: BeirDataset, options: EvalContextOpti
         run = new Map(
           dataset.queries.map((q) => [
             q.id,
-            index.searchWeighted(toWeightedQuery(weighQueryTerms(index.analyze(q.text), stats, coefficients)), {
-              k: depth,
-            }),
+            searchWithTermWeights(index, index.analyze(q.text), { k: depth }, { stats, coefficients }),
           ]),
         );
         bm25Runs.set(key, run);

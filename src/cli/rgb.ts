@@ -312,7 +312,7 @@ const APP_FUSION = DEFAULT_ENGINE_OPTIONS.fusion;
  */
 function retrieve(query: string, passages: readonly Passage[], denseHits: readonly Hit[]): Candidate[] {
   const index = Bm25Index.build(passages.map((p) => ({ id: `${p.docId}#0`, title: '', headings: '', text: p.text })));
-  const bm25 = searchWithTermWeights(index, query, { k: passages.length });
+  const bm25 = searchWithTermWeights(index, index.analyze(query), { k: passages.length });
   return fuse({ bm25, dense: denseHits }, { mode: APP_FUSION, docIdOf: (id) => id.split('#')[0] as string });
 }
 

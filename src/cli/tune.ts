@@ -28,7 +28,7 @@ import {
   bm25TermStats,
   DEFAULT_TERM_COEFFICIENTS,
   PLAIN_TERM_COEFFICIENTS,
-  toWeightedQuery,
+  searchWithTermWeights,
   weighQueryTerms,
   type TermCoefficients,
 } from '../core/retrieval/term-weights';
@@ -154,8 +154,10 @@ function termsRun(ctx: EvalContext, queryIds: ReadonlySet<string>, theta: TermCo
   const run = new Map<string, Hit[]>();
   for (const q of ctx.dataset.queries) {
     if (!queryIds.has(q.id)) continue;
-    const weighted = toWeightedQuery(weighQueryTerms(index.analyze(q.text), stats, theta));
-    run.set(q.id, index.searchWeighted(weighted, { k: ctx.depth }));
+    run.set(
+      q.id,
+      searchWithTermWeights(index, index.analyze(q.text), { k: ctx.depth }, { stats, coefficients: theta }),
+    );
   }
   return run;
 }

@@ -683,7 +683,7 @@ export class Engine {
     const t0 = performance.now();
     const queryTerms = bm25.analyze(query);
     // Learned query-term weights: the one lexical search the CLIs' harnesses also run.
-    const lexical = searchWithTermWeights(bm25, query, { k: this.options.poolSize });
+    const lexical = searchWithTermWeights(bm25, queryTerms, { k: this.options.poolSize });
     const lexicalMs = performance.now() - t0;
 
     let denseHits: Hit[] = [];

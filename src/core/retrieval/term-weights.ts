@@ -143,19 +143,23 @@ export function bm25TermStats(index: Bm25Index): TermStats {
   return { df: (term) => index.df(term), titleDf: (term) => titleDf.get(term) ?? 0 };
 }
 
+/** How `searchWithTermWeights` weighs: the index's statistics (computed when absent) and θ (the fitted default when absent). */
+export interface TermWeighting {
+  readonly stats?: TermStats;
+  readonly coefficients?: Partial<TermCoefficients>;
+}
+
 /**
- * The app's lexical retrieval: the query analysed by the index, weighed by the learned term
- * weights, searched with BM25. The engine, the RGB harness and the benchmarks call this one
- * function, so what the abstention model is fitted on scores candidates as the app does.
+ * The app's lexical retrieval: analysed query terms weighed by the learned term weights, searched
+ * with BM25. The engine, the RGB harness, the evaluation and the benchmarks call this one
+ * function, so what is fitted and measured scores candidates as the app does.
  */
 export function searchWithTermWeights(
   index: Bm25Index,
-  query: string,
+  terms: readonly string[],
   options: Partial<Bm25SearchOptions> = {},
-  coefficients: Partial<TermCoefficients> = {},
+  weighting: TermWeighting = {},
 ): Bm25Hit[] {
-  return index.searchWeighted(
-    toWeightedQuery(weighQueryTerms(index.analyze(query), bm25TermStats(index), coefficients)),
-    options,
-  );
+  const stats = weighting.stats ?? bm25TermStats(index);
+  return index.searchWeighted(toWeightedQuery(weighQueryTerms(terms, stats, weighting.coefficients)), options);
 }
