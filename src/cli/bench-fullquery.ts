@@ -13,7 +13,8 @@ import { fuse } from '../core/retrieval/fusion';
 import { selectEvidence } from '../core/select/select';
 import type { Chunk, DocumentMeta, Hit } from '../core/types';
 import { fnv1a64 } from '../core/util/hash';
-import { latencyOf, randomUnitVectors, syntheticChunks, type Latency } from './bench-systems';
+import { latencyOf, syntheticChunks, type Latency } from './bench-systems';
+import { randomUnitVectors } from '../core/util/prng';
 
 export interface SyntheticLibrary {
   readonly chunks: readonly Chunk[];

@@ -39,7 +39,7 @@ import { fnv1a64 } from '../core/util/hash';
 import { USE_EMBEDDER_ID } from '../models/use/use-embedder';
 import { Library } from '../storage/library';
 import { Engine } from '../worker/engine';
-import { mulberry32 } from '../core/util/prng';
+import { mulberry32, randomUnitVectors } from '../core/util/prng';
 import { CHROMIUM_PATH } from '../node/chromium';
 
 export interface StartupOptions {
@@ -156,22 +156,6 @@ function makeLibrary(args: Args): Fixture {
   return { documents, chunks, source };
 }
 
-function randomVectors(rows: number, dim: number, seed: number): Float32Array {
-  const rand = mulberry32(seed);
-  const out = new Float32Array(rows * dim);
-  for (let r = 0; r < rows; r++) {
-    let norm = 0;
-    for (let j = 0; j < dim; j++) {
-      const v = rand() * 2 - 1;
-      out[r * dim + j] = v;
-      norm += v * v;
-    }
-    const inv = 1 / Math.sqrt(norm);
-    for (let j = 0; j < dim; j++) out[r * dim + j]! *= inv;
-  }
-  return out;
-}
-
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 const fmt = (ms: number): string => `${ms.toFixed(0).padStart(6)} ms`;
 /** A figure of the results: milliseconds, except the `storage MiB: …` ones. */
@@ -190,7 +174,7 @@ async function benchNode(args: Args, fx: Fixture): Promise<Record<string, number
       dim: args.dim,
       encoding: 'f32',
       chunkIds: chunks.map((c) => c.id),
-      data: randomVectors(chunks.length, args.dim, d + 1),
+      data: randomUnitVectors(chunks.length, args.dim, d + 1),
       docAddedAt: doc.addedAt,
     };
     await seed.putDocument({ document: doc, chunks, vectors });

@@ -182,24 +182,6 @@ export function syntheticChunks(sentences: readonly string[], n: number, seed = 
   return docs;
 }
 
-/** Seeded unit vectors, row-major (dense latency does not depend on the values). */
-export function randomUnitVectors(rows: number, dim: number, seed: number): Float32Array {
-  const rand = mulberry32(seed);
-  const out = new Float32Array(rows * dim);
-  for (let r = 0; r < rows; r++) {
-    let norm = 0;
-    const base = r * dim;
-    for (let j = 0; j < dim; j++) {
-      const v = rand() * 2 - 1;
-      out[base + j] = v;
-      norm += v * v;
-    }
-    const inv = 1 / Math.sqrt(norm);
-    for (let j = 0; j < dim; j++) out[base + j] = (out[base + j] as number) * inv;
-  }
-  return out;
-}
-
 /** Nearest-rank percentile of an ascending list. */
 export function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return NaN;

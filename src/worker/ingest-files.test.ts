@@ -8,7 +8,7 @@ import 'fake-indexeddb/auto';
 import { EvidentError } from '../core/errors';
 import { readdir, readFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { docx, pdf, w } from '../../test/fixtures/documents';
+import { onboardingDocx, SAFETY_REPORT_PDF } from '../../test/fixtures/documents';
 import type { EmbedOptions, Embedder } from '../models/embedder';
 import { nodePdfAssets } from '../node/pdf-assets';
 import { describeShared, sharedPath } from '../node/shared-data';
@@ -269,39 +269,11 @@ async function until(check: () => boolean | Promise<boolean>): Promise<void> {
   expect(await check()).toBe(true);
 }
 
-/** Two pages, headings from font size. */
-const REPORT_PDF = pdf(
-  [
-    [
-      { text: 'Quarterly Safety Report', size: 22, y: 730 },
-      { text: 'Incidents fell by a third compared with the previous quarter.', y: 690 },
-      { text: 'Training', size: 16, y: 640 },
-      { text: 'Every new starter completed the forklift course in the first week.', y: 615 },
-    ],
-    [
-      { text: 'Outlook', size: 16, y: 730 },
-      { text: 'Next quarter the ladder inspections move to a monthly schedule.', y: 705 },
-    ],
-  ],
-  { title: 'Quarterly Safety Report' },
-);
-
-const notesDocx = (): Promise<Uint8Array> =>
-  docx(
-    w.heading(1, 'Onboarding notes') +
-      w.para('Badges are collected from reception on the first morning.') +
-      w.heading(2, 'Equipment') +
-      w.table([
-        ['Item', 'Owner'],
-        ['Laptop', 'IT desk'],
-      ]),
-  );
-
 async function batch(): Promise<FileInput[]> {
   return [
     { fileId: 'm', name: 'leave.md', mimeType: 'text/markdown', bytes: bytesOf(POLICY_MD) },
-    { fileId: 'p', name: 'safety-report.pdf', mimeType: 'application/pdf', bytes: bytesOf(REPORT_PDF) },
-    { fileId: 'd', name: 'onboarding.docx', mimeType: '', bytes: bytesOf(await notesDocx()) },
+    { fileId: 'p', name: 'safety-report.pdf', mimeType: 'application/pdf', bytes: bytesOf(SAFETY_REPORT_PDF) },
+    { fileId: 'd', name: 'onboarding.docx', mimeType: '', bytes: bytesOf(await onboardingDocx()) },
   ];
 }
 
@@ -329,7 +301,7 @@ describe('ingestFiles with the ingest queue (IndexedDB)', () => {
       ['file:onboarding.docx', 'bytes'],
     ]);
     const queuedPdf = waiting[0]!.source;
-    expect(queuedPdf.kind === 'bytes' && new Uint8Array(queuedPdf.bytes)).toEqual(REPORT_PDF);
+    expect(queuedPdf.kind === 'bytes' && new Uint8Array(queuedPdf.bytes)).toEqual(SAFETY_REPORT_PDF);
 
     // 2. A new worker on the same database resumes the batch.
     const second = await startWorker(name);

@@ -14,7 +14,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { docx, pdf, w } from '../fixtures/documents';
+import { onboardingDocx, SAFETY_REPORT_PDF } from '../fixtures/documents';
 import { launchChromium } from './browser';
 
 const ctx = inject('e2e');
@@ -205,36 +205,21 @@ function readQueueKinds(page: Page): Promise<{ docId: string; kind: string; byte
   });
 }
 
-/** A two-page PDF with headings (font size) and a DOCX with headings and a table, built here. */
-const REPORT_PDF = Buffer.from(
-  pdf(
-    [
-      [
-        { text: 'Quarterly Safety Report', size: 22, y: 730 },
-        { text: 'Incidents fell by a third compared with the previous quarter.', y: 690 },
-        { text: 'Training', size: 16, y: 640 },
-        { text: 'Every new starter completed the forklift course in the first week.', y: 615 },
-      ],
-      [
-        { text: 'Outlook', size: 16, y: 730 },
-        { text: 'Next quarter the ladder inspections move to a monthly schedule.', y: 705 },
-      ],
-    ],
-    { title: 'Quarterly Safety Report' },
-  ),
-);
-async function onboardingDocx(): Promise<Buffer> {
-  return Buffer.from(
-    await docx(
-      w.heading(1, 'Onboarding notes') +
-        w.para('Badges are collected from reception on the first morning.') +
-        w.heading(2, 'Equipment') +
-        w.table([
-          ['Item', 'Owner'],
-          ['Laptop', 'IT desk'],
-        ]),
-    ),
-  );
+/** The resume fixtures: a two-page PDF with headings and a DOCX with headings and a table. */
+const REPORT_PDF = Buffer.from(SAFETY_REPORT_PDF);
+
+/** Searches the library and reads the dense score of the first result (0 when it has none). */
+async function topDenseScore(page: Page, query: string): Promise<number> {
+  const box = page.getByRole('searchbox', { name: /search/i });
+  await box.fill(query);
+  await box.press('Enter');
+  await page.getByTestId('results').waitFor({ timeout: 60_000 });
+  const dense = await page
+    .getByTestId('result')
+    .first()
+    .locator('tr[data-signal="dense"] td[data-value]')
+    .getAttribute('data-value');
+  return Number(dense);
 }
 
 /** Ids, versions, chunk counts and vector rows: what must survive an export and an import. */
@@ -290,16 +275,7 @@ describe.skipIf(ctx.skip !== null)('the library in IndexedDB (Chromium)', () => 
     expect(second.docs.map((d) => [d.id, d.addedAt])).toEqual(first.docs.map((d) => [d.id, d.addedAt]));
 
     // Dense scores come from the stored vectors.
-    const box = page.getByRole('searchbox', { name: /search/i });
-    await box.fill('home office allowance');
-    await box.press('Enter');
-    await page.getByTestId('results').waitFor({ timeout: 60_000 });
-    const dense = await page
-      .getByTestId('result')
-      .first()
-      .locator('tr[data-signal="dense"] td[data-value]')
-      .getAttribute('data-value');
-    expect(Number(dense)).toBeGreaterThan(0);
+    expect(await topDenseScore(page, 'home office allowance')).toBeGreaterThan(0);
 
     // Remove a demo document; after a reload it is still gone (the demo is added on the first run only).
     const removed = first.docs[0]!.id;
@@ -383,7 +359,7 @@ describe.skipIf(ctx.skip !== null)('the library in IndexedDB (Chromium)', () => 
       {
         name: 'onboarding.docx',
         mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-        buffer: await onboardingDocx(),
+        buffer: Buffer.from(await onboardingDocx()),
       },
     ]);
     await page.getByRole('progressbar', { name: 'Chunks embedded' }).waitFor({ timeout: 60_000 });
@@ -483,16 +459,7 @@ describe.skipIf(ctx.skip !== null)('the library in IndexedDB (Chromium)', () => 
     expect(identity(restored)).toEqual(identity(before));
     await expect.poll(() => library.getByRole('listitem').count(), { timeout: 10_000 }).toBe(before.docs.length);
     // Searchable again, with the imported vectors.
-    const box = page.getByRole('searchbox', { name: /search/i });
-    await box.fill('home office allowance');
-    await box.press('Enter');
-    await page.getByTestId('results').waitFor({ timeout: 60_000 });
-    const dense = await page
-      .getByTestId('result')
-      .first()
-      .locator('tr[data-signal="dense"] td[data-value]')
-      .getAttribute('data-value');
-    expect(Number(dense)).toBeGreaterThan(0);
+    expect(await topDenseScore(page, 'home office allowance')).toBeGreaterThan(0);
 
     // A copy with one letter of a passage changed (same length: only the content check can tell),
     // even in "replace" mode, changes nothing.

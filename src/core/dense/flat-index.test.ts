@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { EvidentError } from '../errors';
 import type { Hit } from '../types';
-import { mulberry32 } from '../util/prng';
+import { randomUnitVectors } from '../util/prng';
 import { FlatIndex } from './flat-index';
 import { kernelModuleBytes, simdAvailable } from './simd-kernel';
 
@@ -161,22 +161,6 @@ describe('FlatIndex', () => {
   });
 });
 
-/** Seeded unit vectors (Mulberry32), row-major. */
-function unitVectors(rows: number, dim: number, seed: number): Float32Array {
-  const rand = mulberry32(seed);
-  const out = new Float32Array(rows * dim);
-  for (let r = 0; r < rows; r++) {
-    let norm = 0;
-    for (let j = 0; j < dim; j++) {
-      const v = rand() * 2 - 1;
-      out[r * dim + j] = v;
-      norm += v * v;
-    }
-    for (let j = 0; j < dim; j++) out[r * dim + j] = (out[r * dim + j] as number) / Math.sqrt(norm);
-  }
-  return out;
-}
-
 const ids = (n: number): string[] => Array.from({ length: n }, (_, i) => `v${i}`);
 
 /** Mean over queries of |top-k(a) ∩ top-k(b)| / k. */
@@ -234,8 +218,8 @@ describe('FlatIndex scan kernels and int8', () => {
 
   it('SIMD and JS float32 scans agree on real-valued cosine data', () => {
     const dim = 128;
-    const data = unitVectors(500, dim, 1);
-    const queries = unitVectors(20, dim, 2);
+    const data = randomUnitVectors(500, dim, 1);
+    const queries = randomUnitVectors(20, dim, 2);
     const simd = new FlatIndex({ dim });
     const js = new FlatIndex({ dim, kernel: 'js' });
     simd.addMany(ids(500), data);
@@ -251,7 +235,7 @@ describe('FlatIndex scan kernels and int8', () => {
 
   it('int8: SIMD and JS give identical results (integer sums), accept filters, deletes move scales', () => {
     const dim = 64;
-    const data = unitVectors(300, dim, 3);
+    const data = randomUnitVectors(300, dim, 3);
     const simd = new FlatIndex({ dim, quantization: 'int8', initialCapacity: 8 });
     const js = new FlatIndex({ dim, quantization: 'int8', initialCapacity: 8, kernel: 'js' });
     for (const index of [simd, js]) {
@@ -259,7 +243,7 @@ describe('FlatIndex scan kernels and int8', () => {
       for (let i = 0; i < 300; i += 7) index.delete(`v${i}`);
     }
     expect(simd.simd).toBe(true);
-    const queries = unitVectors(10, dim, 4);
+    const queries = randomUnitVectors(10, dim, 4);
     const accept = (id: string): boolean => !id.endsWith('3');
     for (let i = 0; i < 10; i++) {
       const q = queries.subarray(i * dim, (i + 1) * dim);
@@ -273,8 +257,8 @@ describe('FlatIndex scan kernels and int8', () => {
   it('int8 keeps most of the float top-10 on random unit vectors, and rescoring keeps nearly all', () => {
     const dim = 512;
     const n = 3000;
-    const data = unitVectors(n, dim, 5);
-    const queries = unitVectors(30, dim, 6);
+    const data = randomUnitVectors(n, dim, 5);
+    const queries = randomUnitVectors(30, dim, 6);
     const exact = new FlatIndex({ dim, kernel: 'js' });
     const int8 = new FlatIndex({ dim, quantization: 'int8' });
     const rescored = new FlatIndex({ dim, quantization: 'int8', rescore: 4 });
@@ -293,12 +277,12 @@ describe('FlatIndex scan kernels and int8', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 1000 }), (n, seed) => {
         const dim = 32;
-        const data = unitVectors(n, dim, seed);
+        const data = randomUnitVectors(n, dim, seed);
         const exact = new FlatIndex({ dim, kernel: 'js' });
         const rescored = new FlatIndex({ dim, quantization: 'int8', rescore: n });
         exact.addMany(ids(n), data);
         rescored.addMany(ids(n), data);
-        const q = unitVectors(1, dim, seed + 1);
+        const q = randomUnitVectors(1, dim, seed + 1);
         expect(rescored.search(q, 1)).toEqual(exact.search(q, 1));
         expect(rescored.search(q, n)).toEqual(exact.search(q, n));
       }),
@@ -308,7 +292,7 @@ describe('FlatIndex scan kernels and int8', () => {
 
   it('int8 stores a quarter of the bytes and dequantizes within half a step', () => {
     const dim = 512;
-    const data = unitVectors(1000, dim, 7);
+    const data = randomUnitVectors(1000, dim, 7);
     const float = new FlatIndex({ dim, initialCapacity: 1000 });
     const int8 = new FlatIndex({ dim, quantization: 'int8', initialCapacity: 1000 });
     float.addMany(ids(1000), data);
