@@ -708,6 +708,13 @@ export function detectConflicts(
     // besides its values ("must be returned within two days" in an equipment policy does not side
     // with "two days per week" of remote work).
     const members = new Set(pairs.flat());
+    const topical = new Map<string, boolean>();
+    const aboutQuestion = (id: string): boolean => {
+      if (members.has(id)) return true;
+      let t = topical.get(id);
+      if (t === undefined) topical.set(id, (t = onTopic(whole.get(id), questionTerms, sides)));
+      return t;
+    };
     const statesOf = new Map<string, Set<number>>();
     variantLists.forEach((variants, k) => {
       const s = sides[k] as SideValue;
@@ -715,11 +722,7 @@ export function detectConflicts(
         const stated =
           s.kind === 'polarity'
             ? pairs.some(([a, b]) => (a === c.id || b === c.id) && hasNegation(textOf(c.id)) === (s.key === 'negated'))
-            : variants.some(
-                (v) =>
-                  states(whole.get(c.id), folded.get(c.id), v) &&
-                  (members.has(c.id) || onTopic(whole.get(c.id), questionTerms, sides)),
-              );
+            : variants.some((v) => states(whole.get(c.id), folded.get(c.id), v)) && aboutQuestion(c.id);
         if (stated) statesOf.set(c.id, (statesOf.get(c.id) ?? new Set()).add(k));
       }
     });
