@@ -200,18 +200,25 @@ interface Passage {
   readonly sourceType: SourceType;
 }
 
-/** The per-question corpus under neutral shuffled ids (ids never reveal the role; ties break by id). */
-/** Which passages a corpus holds (see `RGB_CONFIGS`). */
-export type CorpusInclude = 'all' | 'clean' | 'single' | 'negatives' | 'library' | 'off-topic';
+/**
+ * Which passages a corpus holds (see `RGB_CONFIGS`): the true ones (all of them, the first that
+ * states the answer, or none), the edited ones or not, and as noise the question's own negatives
+ * or other questions' (`offTopicPassages`).
+ */
+export interface CorpusMix {
+  readonly truth: 'all' | 'one' | 'none';
+  readonly edited: boolean;
+  readonly noise: 'own' | 'other';
+}
 
-const CORPUS_OF: Readonly<Record<RgbConfigName, CorpusInclude>> = Object.freeze({
-  evident: 'all',
-  'baseline-top5': 'all',
-  'clean-ceiling': 'clean',
-  'single-source': 'single',
-  'no-evidence': 'negatives',
-  library: 'library',
-  'library-no-evidence': 'off-topic',
+export const CORPUS_OF: Readonly<Record<RgbConfigName, CorpusMix>> = Object.freeze({
+  evident: { truth: 'all', edited: true, noise: 'own' },
+  'baseline-top5': { truth: 'all', edited: true, noise: 'own' },
+  'clean-ceiling': { truth: 'all', edited: false, noise: 'own' },
+  'single-source': { truth: 'one', edited: false, noise: 'own' },
+  'no-evidence': { truth: 'none', edited: false, noise: 'own' },
+  library: { truth: 'one', edited: false, noise: 'other' },
+  'library-no-evidence': { truth: 'none', edited: false, noise: 'other' },
 });
 
 const contentWords = (q: string): Set<string> =>
@@ -240,27 +247,20 @@ export function offTopicPassages(row: RgbRow, rows: readonly RgbRow[]): string[]
   return out;
 }
 
+/** The per-question corpus under neutral shuffled ids (ids never reveal the role; ties break by id). */
 export function corpusFor(
   row: RgbRow,
   threat: Threat,
-  include: CorpusInclude = 'all',
+  mix: CorpusMix = CORPUS_OF.evident,
   offTopic: readonly string[] = [],
 ): Passage[] {
   const rand = mulberry32(1000 + row.id);
-  const single = row.positive.find((text) => states(text, row.answer)) ?? row.positive[0];
-  const positives =
-    include === 'negatives' || include === 'off-topic'
-      ? []
-      : include === 'single' || include === 'library'
-        ? single
-          ? [single]
-          : []
-        : row.positive;
-  const noise = include === 'library' || include === 'off-topic' ? offTopic : row.negative;
+  const first = row.positive.find((text) => states(text, row.answer)) ?? row.positive[0];
+  const positives = mix.truth === 'all' ? row.positive : mix.truth === 'one' && first ? [first] : [];
   const raw: { text: string; role: PassageRole }[] = [
     ...positives.map((text) => ({ text, role: 'true' as const })),
-    ...(include === 'all' ? row.positive_wrong.map((text) => ({ text, role: 'edited' as const })) : []),
-    ...noise.map((text) => ({ text, role: 'noise' as const })),
+    ...(mix.edited ? row.positive_wrong.map((text) => ({ text, role: 'edited' as const })) : []),
+    ...(mix.noise === 'other' ? offTopic : row.negative).map((text) => ({ text, role: 'noise' as const })),
   ];
   const typed = raw.map((p, i) => {
     let sourceType: SourceType;
@@ -334,9 +334,8 @@ async function runCase(
   abstain: boolean,
   selection: Partial<SelectionOptions>,
 ): Promise<RgbCase> {
-  const include = CORPUS_OF[config];
-  const offTopic = include === 'library' || include === 'off-topic' ? offTopicPassages(row, rows) : [];
-  const passages = corpusFor(row, threat, include, offTopic);
+  const mix = CORPUS_OF[config];
+  const passages = corpusFor(row, threat, mix, mix.noise === 'other' ? offTopicPassages(row, rows) : []);
   const corpus = buildCorpus(
     passages.map((p): FixtureDoc => ({
       id: p.docId,
