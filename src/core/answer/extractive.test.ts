@@ -37,6 +37,16 @@ describe('answerExtractive', () => {
     expect(a.sentences[0]!.text).toMatch(/^Meals during business travel/);
     expect(a.text).not.toMatch(/##|Daily allowances/);
     expect(a.short).toMatchObject({ text: '60', kind: 'number' });
+    // A heading that matches the question better than any sentence is still no answer sentence.
+    const close = answerExtractive({
+      question: 'Explain the daily meal allowance.',
+      sources: [
+        source(1, '## Daily meal allowance\n\nMeals are covered up to 60 EUR per day.', {
+          headings: ['Travel and Expenses Policy', 'Daily meal allowance'],
+        }),
+      ],
+    });
+    expect(close.sentences.map((x) => x.text)).toEqual(['Meals are covered up to 60 EUR per day.']);
     // The heading's words count (at half weight): without the trail the same sentence scores lower.
     const bare = answerExtractive({ question, sources: [source(1, body.replace(/^## .*\n\n/u, ''))] });
     expect(a.sentences[0]!.score).toBeGreaterThan(bare.sentences[0]!.score);
