@@ -80,6 +80,7 @@ export class SettingsStore extends Store<SettingsState> {
   private profileRun: AbortController | null = null;
   private poll: ReturnType<typeof setTimeout> | null = null;
   private readonly pollMs: number;
+  private readonly onProfileReady: ((result: ProfileLoadResult) => void) | null;
 
   constructor(
     private readonly client: Client,
@@ -98,8 +99,6 @@ export class SettingsStore extends Store<SettingsState> {
     this.pollMs = options.pollMs ?? 500;
     this.onProfileReady = options.onProfileReady ?? null;
   }
-
-  private readonly onProfileReady: ((result: ProfileLoadResult) => void) | null;
 
   /** Sets the state; a profile load that has just become ready is announced (`onProfileReady`). */
   protected override set(patch: Partial<SettingsState>): void {
