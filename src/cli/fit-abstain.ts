@@ -62,7 +62,7 @@ import {
   type Prepared,
 } from './ablation';
 import { bestOnGrid, formatTable, parseCli, pct, rewriteInFile, runIfMain } from './common';
-import { runRgb, THREATS, type RgbCase, type RgbConfigName } from './rgb';
+import { RGB_CONFIGS, runRgb, THREATS, type RgbCase, type RgbConfigName } from './rgb';
 
 export type ExampleSource = 'rgb' | 'scifact' | 'scifact-unanswerable';
 
@@ -293,14 +293,7 @@ export function abstentionPr(
 }
 
 /** The RGB corpora the factoid model is fitted on and checked against (not the top-5 baseline). */
-export const RGB_FIT_CONFIGS: readonly RgbConfigName[] = [
-  'evident',
-  'clean-ceiling',
-  'single-source',
-  'no-evidence',
-  'library',
-  'library-no-evidence',
-];
+export const RGB_FIT_CONFIGS: readonly RgbConfigName[] = RGB_CONFIGS.filter((c) => c !== 'baseline-top5');
 
 async function rgbCases(dataset: string, ids: readonly [number, number], abstain: boolean): Promise<RgbCase[]> {
   const cases: RgbCase[] = [];
