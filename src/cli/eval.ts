@@ -6,6 +6,7 @@
  *                   [--check [test/regression.json]]
  *   npm run eval -- --dataset ../shared/datasets/rgb-counterfactual --threat honest|spoofed [--json out.json]
  *   npm run eval -- --dataset ../shared/datasets/scifact --ablation [--split test|train] [--json out.json]
+ *   npm run eval -- --dataset ../shared/datasets/financebench-dev --docqa [--json f] [--lexical-only] [--limit n] [--library single|all]
  *
  * Prints nDCG@10, R@10, R@100, MRR@10, MAP and P@10 per config; `--json` writes
  * `{dataset, split, configs: [{name, metrics}]}`; `--trec-dir` writes one TREC run file per
@@ -24,6 +25,7 @@ import { CONFIGS, createEvalContext, getConfig, type DenseRunner, type EvalConte
 import { gradeRun, pinnedConfigs, readRegressionFile, type GradedMetric } from './regression';
 import { rgbMain } from './rgb';
 import { ablationMain } from './ablation';
+import { docQaMain } from './docqa';
 
 export const DEFAULT_REGRESSION_FILE = 'test/regression.json';
 
@@ -88,6 +90,8 @@ async function main(argv: string[]): Promise<number> {
   if (argv.includes('--threat')) return rgbMain(argv);
   // The selection ablation (top-k vs the selection stages, as sets; src/cli/ablation.ts).
   if (argv.includes('--ablation')) return ablationMain(argv);
+  // Document QA over long documents (questions.jsonl + docs/; src/cli/docqa.ts).
+  if (argv.includes('--docqa')) return docQaMain(argv);
   const { values } = parseArgs({
     args: argv,
     options: {

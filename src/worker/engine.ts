@@ -69,6 +69,11 @@ export interface EngineOptions {
    * at once. Default 64: a few hundred ms of USE-lite on WASM, so new vectors show up often.
    */
   readonly embedBatch: number;
+  /**
+   * Default true. False: documents are indexed for keyword search only and never embedded (the
+   * long-document benchmark's `--lexical-only`, for quick iteration); search is then BM25 alone.
+   */
+  readonly vectors: boolean;
 }
 
 export const DEFAULT_ENGINE_OPTIONS: Readonly<EngineOptions> = Object.freeze({
@@ -76,6 +81,7 @@ export const DEFAULT_ENGINE_OPTIONS: Readonly<EngineOptions> = Object.freeze({
   fusion: 'weighted',
   maxK: 100,
   embedBatch: 64,
+  vectors: true,
 });
 
 /** What the engine needs from persistence (`src/storage/library.ts` in the worker). */
@@ -443,7 +449,7 @@ export class Engine {
     onProgress?.({ docId: meta.id, phase: 'index', done: chunks.length, total: chunks.length });
 
     const t2 = performance.now();
-    await this.embedDocument(doc, embedder, signal, onProgress);
+    if (this.options.vectors) await this.embedDocument(doc, embedder, signal, onProgress);
     const embedMs = performance.now() - t2;
     onProgress?.({ docId: meta.id, phase: 'done', done: chunks.length, total: chunks.length });
     return {
