@@ -26,6 +26,7 @@ import { gradeRun, pinnedConfigs, readRegressionFile, type GradedMetric } from '
 import { rgbMain } from './rgb';
 import { ablationMain } from './ablation';
 import { docQaMain } from './docqa';
+import { inquiryMain } from './inquiry';
 
 export const DEFAULT_REGRESSION_FILE = 'test/regression.json';
 
@@ -92,6 +93,7 @@ async function main(argv: string[]): Promise<number> {
   if (argv.includes('--ablation')) return ablationMain(argv);
   // Document QA over long documents (questions.jsonl + docs/; src/cli/docqa.ts).
   if (argv.includes('--docqa')) return docQaMain(argv);
+  if (argv.includes('--inquiry')) return inquiryMain(argv); // premise-directed inquiry (src/cli/inquiry.ts)
   const { values } = parseArgs({
     args: argv,
     options: {
