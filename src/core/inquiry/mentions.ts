@@ -197,16 +197,42 @@ const BINDING_PATTERNS: readonly RegExp[] = [
   /\buntil\s+((?:the|a|an)\s+[^.;]+?)\s+(?:is|are|has been|have been)\s+(?:issued|signed|published|filed|certified|released)\b/giu,
 ];
 const ATTESTED = /\b(?:signed|certified|sealed|notari[sz]ed|audited|official|registered|stamped|attested)\b/iu;
-const ISSUER_CUE = /\s+(?:issued by|kept by|held by|published by|signed by|from|of)\s+(?:the\s+)?/iu;
+/** Words after a kind's first word that end it: what follows says who issues or keeps it. */
+const KIND_END = new Set([
+  'issued',
+  'kept',
+  'held',
+  'published',
+  'signed',
+  'filed',
+  'registered',
+  'maintained',
+  'on',
+  'in',
+  'at',
+  'with',
+  'of',
+  'from',
+  'by',
+  'for',
+  'under',
+  'that',
+  'which',
+  'whose',
+]);
 
 function toKind(phrase: string, sentence: string): BindingKind | null {
-  const [head, issuerPart] = phrase.split(ISSUER_CUE);
-  const kind = (head ?? '')
+  const words = phrase
+    .trim()
     .replace(/^(?:the|a|an|that|this|its|their)\s+/iu, '')
     .replace(/^[\p{L}-]+['’]s\s+/u, '')
-    .trim();
-  if (stemsOf(kind).length === 0 || kind.split(/\s+/u).length > 6) return null;
-  const issuer = issuerPart ? (namesIn(`x ${issuerPart}`)[0] ?? null) : null;
+    .split(/\s+/u);
+  let end = words.findIndex((w, i) => i > 0 && KIND_END.has(w.toLowerCase()));
+  if (end < 0) end = words.length;
+  const kind = words.slice(0, end).join(' ');
+  if (stemsOf(kind).length === 0 || end > 6) return null;
+  const rest = words.slice(end).join(' ');
+  const issuer = rest ? (namesIn(`x ${rest}`)[0] ?? null) : null;
   return { kind, issuer, sentence };
 }
 

@@ -105,12 +105,16 @@ function chainFrom(head: InquiryRecord, evidence: readonly InquiryRecord[], maxH
 
 /**
  * The answer a chain states: its sentences, without those that only restate the question's
- * subject (no name, identifier or number besides the entity's).
+ * subject (they name the entity and no other name, identifier or number).
  */
 export function chainAnswer(records: readonly InquiryRecord[], entity: readonly string[]): string {
   const keep: string[] = [];
   for (const r of records) {
     for (const s of sentencesOf(r.text)) {
+      if (!entity.some((e) => s.includes(e))) {
+        keep.push(s);
+        continue;
+      }
       let rest = s;
       for (const e of entity) rest = rest.split(e).join(' ');
       if (namesIn(rest).length > 0 || identifiersIn(rest).length > 0 || /\d/u.test(rest)) keep.push(s);

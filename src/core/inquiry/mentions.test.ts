@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { bindingKindsIn, defines, identifiersIn, isOfKind, namesIn, referencesIn } from './mentions';
+
+describe('mentions', () => {
+  it('reads codes and numbered parts as identifiers, longest form only', () => {
+    expect(identifiersIn('See Note 12 in Item 7A; the order PO-88-X and Rule 14a-8 apply, as does Annex B.')).toEqual([
+      'Note 12',
+      'Item 7A',
+      'PO-88-X',
+      'Rule 14a-8',
+      'Annex B',
+    ]);
+    expect(identifiersIn('The shop opened in 2019 with 12 staff.')).toEqual([]);
+  });
+
+  it('reads capitalised names, not openers, codes or value labels', () => {
+    expect(namesIn('Where does Odile Varga work? The Marlow Clinic employs her; see Ward 4 and PO-88-X.')).toEqual([
+      'Odile Varga',
+      'Marlow Clinic',
+    ]);
+  });
+
+  it('keeps references that name something and drops those that do not', () => {
+    const refs = referencesIn(
+      'The case is under review. Fees are set by the council’s fee schedule. Limits are as defined in Appendix C. It is fine, according to neighbours.',
+    );
+    expect(refs.map((r) => [r.cue, r.target])).toEqual([
+      ['set by', 'the council’s fee schedule'],
+      ['as defined in', 'Appendix C'],
+    ]);
+  });
+
+  it('reads which kind of record the text says is binding, with its issuer', () => {
+    const kinds = bindingKindsIn(
+      'Only the certified lab report from the Osgrove Testing Service decides this. Until the final audit is published, figures are provisional.',
+    );
+    expect(kinds.map((k) => [k.kind, k.issuer])).toEqual([
+      ['certified lab report', 'Osgrove Testing Service'],
+      ['final audit', null],
+    ]);
+  });
+
+  it('knows when a record defines an identifier or is of a kind (by its heading)', () => {
+    const record = {
+      id: 'r',
+      docId: 'r',
+      title: 'Report',
+      text: 'Certified lab report LR-9. Sample 3 passed. See Annex D.',
+    };
+    expect(defines(record, 'LR-9')).toBe(true);
+    expect(defines(record, 'Annex D')).toBe(false);
+    expect(isOfKind(record, { kind: 'certified lab report', issuer: null, sentence: '' })).toBe(true);
+    expect(isOfKind(record, { kind: 'final audit', issuer: null, sentence: '' })).toBe(false);
+  });
+});
