@@ -10,6 +10,7 @@
 import type { EvidentErrorValue } from '../core/errors';
 import type { DocumentFormat } from '../core/library-format';
 import type { DocStatus, ScoreBreakdown, SourceType, TraceEntry } from '../core/types';
+import type { InquiryTrace } from '../core/inquiry';
 import type { ProfileSummary } from '../models/manifest';
 import type { CallOptions, EmbedderInfo, ProgressCallback, Result } from './api';
 
@@ -200,7 +201,15 @@ export interface AskResult {
   readonly independentSources: number | null;
   /** Milliseconds: retrieval, selection stages, answer, validation, total. */
   readonly timings: Readonly<Record<string, number>>;
+  /**
+   * Premise-directed inquiry (src/core/inquiry): whether it ran and why, each round (premise,
+   * query, what came back) and the release guard's decision. Absent until ask runs the stage.
+   */
+  readonly inquiry?: AskInquiry | null;
 }
+
+/** The inquiry's trace as the trail shows it: plain data, as `inquire` returns it. */
+export type AskInquiry = InquiryTrace;
 
 // ---- Feedback ----
 

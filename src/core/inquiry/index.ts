@@ -105,3 +105,29 @@ export async function inquire(
     },
   };
 }
+
+/** What `searchOf` needs from the app's engine (the worker's `Engine` has this shape). */
+export interface InquiryEngine<S> {
+  search(
+    query: string,
+    opts: { k?: number; signal?: S },
+  ): Promise<{ readonly hits: readonly { readonly chunkId: string; readonly docId: string }[] }>;
+  selectionView(docIds: Iterable<string>): {
+    readonly chunks: ReadonlyMap<string, { readonly text: string }>;
+    readonly documents: ReadonlyMap<string, { readonly title: string }>;
+  };
+}
+
+/** The loop's search over the app's engine: its hybrid retrieval, each hit with its chunk text. */
+export function searchOf<S>(engine: InquiryEngine<S>, signal?: S): InquirySearch {
+  return async (query, k) => {
+    const response = await engine.search(query, { k, ...(signal !== undefined ? { signal } : {}) });
+    const view = engine.selectionView(new Set(response.hits.map((h) => h.docId)));
+    return response.hits.map((h) => ({
+      id: h.chunkId,
+      docId: h.docId,
+      title: view.documents.get(h.docId)?.title ?? h.docId,
+      text: view.chunks.get(h.chunkId)?.text ?? '',
+    }));
+  };
+}

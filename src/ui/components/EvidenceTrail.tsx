@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { AskCandidate, AskResult } from '../../worker/ask-api';
+import type { AskCandidate, AskInquiry, AskResult } from '../../worker/ask-api';
 import { formatScore } from '../format';
 import { SOURCE_TYPE_LABEL, stageLabel } from '../labels';
 import { CiteButton } from './ChunkText';
@@ -132,7 +132,44 @@ export function EvidenceTrail({ result, onCite }: Props) {
           </ul>
         </div>
       )}
+      {result.inquiry?.triggered && <InquiryTrail inquiry={result.inquiry} />}
     </section>
+  );
+}
+
+/** Each inquiry round: the premise, why it decides, the query, what came back; then the release decision. */
+function InquiryTrail({ inquiry }: { readonly inquiry: AskInquiry }) {
+  return (
+    <div className="trail-card inquiry">
+      <h3>Follow-up inquiry</h3>
+      <p className="muted">
+        Ran because {inquiry.trigger.join('; ')}. Budget: {inquiry.budget.budget} follow-up{' '}
+        {inquiry.budget.budget === 1 ? 'query' : 'queries'}, {inquiry.budget.topR} passages each; planned by{' '}
+        {inquiry.planner === 'premise' ? 'the evidence’s own references (model-free)' : inquiry.planner}.
+      </p>
+      <ol>
+        {inquiry.rounds.map((r) => (
+          <li key={r.round}>
+            {r.step && !r.step.stop && (
+              <>
+                <strong>Premise:</strong> {r.step.premise} <span className="muted">— {r.step.why}</span>
+                <br />
+                <strong>Query:</strong> “{r.step.query}” →{' '}
+                {r.hits.length === 0
+                  ? 'nothing found'
+                  : r.hits.map((h) => `${h.title} (${h.docId})${h.added ? '' : ', already held'}`).join('; ')}
+              </>
+            )}
+            {r.step?.stop && <span>Nothing left to look up: {r.step.why}</span>}
+            {r.error && <span className="error">The planner failed: {r.error}</span>}
+            {r.stopped && <span className="muted"> Stopped: {r.stopped}.</span>}
+          </li>
+        ))}
+      </ol>
+      <p data-released={inquiry.release.released}>
+        <strong>{inquiry.release.released ? 'Released' : 'Not released'}:</strong> {inquiry.release.reason}
+      </p>
+    </div>
   );
 }
 
