@@ -22,7 +22,7 @@ describe('mentions', () => {
 
   it('keeps references that name something and drops those that do not', () => {
     const refs = referencesIn(
-      'The case is under review. Fees are set by the council’s fee schedule. Limits are as defined in Appendix C. It is fine, according to neighbours.',
+      'The case is under review. Files stay under 150 KB. Fees are set by the council’s fee schedule. Limits are as defined in Appendix C. It is fine, according to neighbours.',
     );
     expect(refs.map((r) => [r.cue, r.target])).toEqual([
       ['set by', 'the council’s fee schedule'],

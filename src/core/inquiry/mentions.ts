@@ -170,6 +170,8 @@ export function referencesIn(text: string): Reference[] {
     for (const m of sentence.matchAll(REFERENCE)) {
       const raw = (m[2] as string).split(TARGET_END)[0] as string;
       const target = raw.trim().split(/\s+/u).slice(0, 10).join(' ');
+      // "under 150 KB" is a quantity, not a record.
+      if (/^\d/u.test(target)) continue;
       const named = identifiersIn(target).length > 0 || namesIn(`x ${target}`).length > 0 || /['’]s\s/u.test(target);
       if (named) out.push({ cue: (m[1] as string).toLowerCase(), target, sentence });
     }

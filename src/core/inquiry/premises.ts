@@ -80,8 +80,9 @@ function identifierPremises(input: PremiseInput, entity: readonly string[]): Pre
       priority: 5,
     });
   }
+  const kinds = bindingKindsOfEvidence(evidence);
   for (const r of evidence) {
-    const binding = bindingKindsOfEvidence(evidence).some((k) => isOfKind(r, k));
+    const binding = kinds.some((k) => isOfKind(r, k));
     const about = namesAll(r.text, entity) || binding;
     for (const ref of referencesIn(r.text)) {
       for (const id of identifiersIn(ref.target)) {
