@@ -38,11 +38,18 @@ export interface Chunk {
   readonly text: string;
   /** Heading trail from the outermost section to the innermost, e.g. ["Policy", "Leave", "Sick leave"]. */
   readonly headings: readonly string[];
+  /**
+   * Text that belongs with the chunk but lies elsewhere in the source: for a chunk of table rows,
+   * the table's title line and its column header row(s) when the chunk does not hold them itself
+   * (src/core/ingest/table.ts). Not part of `text` (the exact source slice); the embedder and the
+   * lexical index read it (`contextualText`), and `countTokens(context + "\n" + text) <= maxTokens`.
+   */
+  readonly context?: string;
   readonly start: number;
   readonly end: number;
   readonly prevId: string | null;
   readonly nextId: string | null;
-  /** Hex content hash of `text` (FNV-1a 64). */
+  /** Hex content hash (FNV-1a 64) of `contextualText`: `text`, preceded by `context` and a newline when it has one. */
   readonly hash: string;
   /** Length in tokens of the embedder's tokenizer. */
   readonly tokens: number;

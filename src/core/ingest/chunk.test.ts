@@ -5,8 +5,8 @@ import type { Chunk } from '../types';
 import type { EvidentError } from '../errors';
 import { splitSentences } from '../text/sentences';
 import { fnv1a64 } from '../util/hash';
-import { blockUnits, chunkDocument, type ChunkInput, type ChunkOptions } from './chunk';
-import { parseSections, type DocumentFormat } from './markdown';
+import { blockUnits, chunkDocument, chunkHash, contextualText, type ChunkInput, type ChunkOptions } from './chunk';
+import { parseSections, type Block, type DocumentFormat } from './markdown';
 import { UseTokenizer, type UseVocabulary } from '../../models/use/tokenizer';
 
 // Test tokenizers, each deterministic and simple enough to check by hand.
@@ -43,7 +43,11 @@ function checkInvariants(input: ChunkInput, options: Options, chunks: readonly C
     expect(c.text.trim()).toBe(c.text);
     expect(c.tokens).toBe(options.countTokens(c.text));
     expect(c.tokens).toBeLessThanOrEqual(max);
-    expect(c.hash).toBe(fnv1a64(c.text));
+    // What the embedder reads besides the heading trail fits too; a context is never empty.
+    expect(options.countTokens(contextualText(c))).toBeLessThanOrEqual(max);
+    if (c.context !== undefined) expect(c.context.trim()).toBe(c.context);
+    expect(c.context).not.toBe('');
+    expect(c.hash).toBe(c.context === undefined ? fnv1a64(c.text) : fnv1a64(`${c.context}\n${c.text}`));
     expect(c.docId).toBe(docId);
     expect(c.ordinal).toBe(i);
     expect(c.id).toBe(`${docId}#${i}`);
@@ -64,9 +68,25 @@ function checkInvariants(input: ChunkInput, options: Options, chunks: readonly C
 }
 
 /** The units of the document, per section, computed from the block parser and the sentence splitter. */
-function unitsOf(text: string, format: DocumentFormat): { start: number; end: number; headings: readonly string[] }[] {
+interface Unit {
+  readonly start: number;
+  readonly end: number;
+  readonly headings: readonly string[];
+  /** The start of the table block the unit is a row of, or null. */
+  readonly table: number | null;
+  readonly kind: Block['kind'];
+}
+
+function unitsOf(text: string, format: DocumentFormat): Unit[] {
   return parseSections(text, format).flatMap((section) =>
-    section.blocks.flatMap((block) => blockUnits(text, block).map((u) => ({ ...u, headings: section.headings }))),
+    section.blocks.flatMap((block) =>
+      blockUnits(text, block).map((u) => ({
+        ...u,
+        headings: section.headings,
+        table: block.kind === 'table' ? block.start : null,
+        kind: block.kind,
+      })),
+    ),
   );
 }
 
@@ -123,6 +143,10 @@ const fragment = fc.oneof(
       '😀',
       'y'.repeat(70),
       'z '.repeat(40),
+      '\n\nYears ended December 31\n\n| | 2018 | 2017 |\n| Revenue | 1,200 | (300) |\n| Costs of revenue | 5 | 6 |\n',
+      '\n| Name | Role |\n| Ann | Lead |\n',
+      '| row | 12 |\n',
+      '\n(In millions)\n| a | b |\n|---|---|\n| x | 1 |\n',
     ),
   },
   { weight: 1, arbitrary: fc.string({ maxLength: 6, unit: 'binary' }) },
@@ -384,7 +408,7 @@ describe('chunkDocument', () => {
       );
     });
 
-    it('are greedy: a chunk could not take the next unit of its section within targetTokens', () => {
+    it('are greedy: a chunk could not take the next unit of its section (or table) within targetTokens', () => {
       // countWords is additive over whitespace, so the summed estimate is exact here.
       fc.assert(
         fc.property(documents, limits, (doc, limit) => {
@@ -393,19 +417,190 @@ describe('chunkDocument', () => {
           const units = unitsOf(doc.text, doc.format);
           const byStart = new Map(units.map((u) => [u.start, u]));
           const byEnd = new Map(units.map((u) => [u.end, u]));
+          // The table (by block start) whose rows a chunk holds, or null: a table starts and ends chunks.
+          const tableIn = (c: Chunk): number | null =>
+            units.find((u) => u.table !== null && c.start <= u.start && u.end <= c.end)?.table ?? null;
           for (let i = 0; i + 1 < chunks.length; i++) {
             const c = chunks[i]!;
-            const next = byStart.get(chunks[i + 1]!.start);
+            const following = chunks[i + 1]!;
+            const next = byStart.get(following.start);
             const own = byStart.get(c.start);
             const last = byEnd.get(c.end);
             if (next === undefined || own === undefined || last === undefined || own.headings !== next.headings)
               continue;
             if (countWords(doc.text.slice(next.start, next.end)) > limit.maxTokens) continue;
-            expect(countWords(doc.text.slice(c.start, next.end))).toBeGreaterThan(limit.targetTokens);
+            const table = tableIn(c);
+            if (table !== tableIn(following)) continue;
+            // Within a table the chunk's context counts; a lone row may have had its context cut.
+            if (table !== null && own === last) continue;
+            const grown = contextualText({ text: doc.text.slice(c.start, next.end), context: c.context });
+            expect(countWords(grown)).toBeGreaterThan(limit.targetTokens);
           }
         }),
         { numRuns: 400 },
       );
+    });
+  });
+
+  describe('tables', () => {
+    const statement = (rows: number): string =>
+      [
+        '# Annual report',
+        '',
+        'The year in review. Revenue grew.',
+        '',
+        '## Consolidated Statements of Cash Flows',
+        '',
+        'Years ended December 31',
+        '',
+        '(In millions)',
+        '',
+        '| | 2018 | 2017 | 2016 |',
+        ...Array.from({ length: rows }, (_, i) => `| Line item ${i} | ${i},100 | (${i + 7}) | ${i}.5 |`),
+        '',
+        'Prose after the table.',
+      ].join('\n');
+    const TITLE = 'Years ended December 31 — (In millions)';
+    const HEADER = '| | 2018 | 2017 | 2016 |';
+
+    it('gives every chunk of a table its title and column header, and keeps rows whole', () => {
+      const text = statement(30);
+      const options = { countTokens: countWords, targetTokens: 60, maxTokens: 64 };
+      const input = { docId: 'r', text, format: 'markdown' as const };
+      const chunks = chunkDocument(input, options);
+      checkInvariants(input, options, chunks);
+      const table = chunks.filter((c) => c.text.includes('| Line item'));
+      expect(table.length).toBeGreaterThan(3);
+      // The first holds the heading, the title and the header itself; the others get them as context.
+      expect(table[0]!.text.startsWith('## Consolidated Statements of Cash Flows\n\nYears ended')).toBe(true);
+      expect(table[0]!.text).toContain(HEADER);
+      expect(table[0]!.context).toBeUndefined();
+      for (const c of table.slice(1)) {
+        expect(c.context).toBe(`${TITLE}\n${HEADER}`);
+        expect(c.text.split('\n').every((line) => /^\| Line item \d+ \|.*\|$/.test(line))).toBe(true);
+        expect(c.headings).toEqual(['Annual report', 'Consolidated Statements of Cash Flows']);
+      }
+      // Every row in exactly one chunk; prose before and after the table is not in a table chunk.
+      for (let i = 0; i < 30; i++) expect(table.filter((c) => c.text.includes(`| Line item ${i} |`))).toHaveLength(1);
+      expect(chunks.find((c) => c.text.includes('Revenue grew'))!.text).not.toContain('|');
+      expect(chunks.at(-1)!.text).toBe('Prose after the table.');
+      expect(chunks.at(-1)!.context).toBeUndefined();
+    });
+
+    it('packs fewer rows when the context is long, within maxTokens counted with the context', () => {
+      const text = statement(30);
+      const rowsPer = (contextShare: number, withContext: boolean): number => {
+        const chunks = chunkDocument(
+          { docId: 'r', text, format: 'markdown' },
+          { countTokens: countWords, targetTokens: 60, maxTokens: 64, contextShare },
+        );
+        const table = chunks.filter((c) => c.text.includes('| Line item')).slice(1);
+        expect(table.every((c) => (c.context !== undefined) === withContext)).toBe(true);
+        return Math.max(...table.map((c) => c.text.split('\n').length));
+      };
+      // countWords is additive: as many rows as fit in targetTokens beside the context, or alone.
+      const row = countWords('| Line item 10 | 10,100 | (17) | 10.5 |');
+      const context = countWords(`${TITLE}\n${HEADER}`);
+      expect(rowsPer(0.5, true)).toBe(Math.floor((60 - context) / row));
+      expect(rowsPer(0, false)).toBe(Math.floor(60 / row));
+      expect(rowsPer(0.5, true)).toBeLessThan(rowsPer(0, false));
+    });
+
+    it('truncates a context that is too long, never a row', () => {
+      const header = `| Item | ${Array.from({ length: 40 }, (_, i) => `Region ${i}`).join(' | ')} |`;
+      const text = [header, '|---|', ...Array.from({ length: 8 }, (_, i) => `| row ${i} | ${i} |`)].join('\n');
+      const options = { countTokens: countWords, targetTokens: 20, maxTokens: 24 };
+      const input = { docId: 't', text, format: 'markdown' as const };
+      const chunks = chunkDocument(input, options);
+      checkInvariants(input, options, chunks);
+      const rows = chunks.filter((c) => c.text.startsWith('| row'));
+      expect(rows.flatMap((c) => c.text.split('\n'))).toEqual(
+        Array.from({ length: 8 }, (_, i) => `| row ${i} | ${i} |`),
+      );
+      for (const c of rows) {
+        expect(header.startsWith(c.context!)).toBe(true);
+        expect(countWords(c.context!)).toBeLessThanOrEqual(12);
+        expect(c.context!.startsWith('| Item | Region 0')).toBe(true);
+      }
+    });
+
+    it('repeats every header row above a delimiter row, and a title line directly above the table', () => {
+      const text = [
+        'Selected data (in thousands)',
+        '| Segment | Years ended | |',
+        '| | 2019 | 2018 |',
+        '| --- | ---: | ---: |',
+        ...Array.from({ length: 6 }, (_, i) => `| Segment ${i} | ${i}1 | ${i}2 |`),
+      ].join('\n');
+      const chunks = chunkDocument(
+        { docId: 'h', text, format: 'markdown' },
+        { countTokens: countWords, targetTokens: 40, maxTokens: 44 },
+      );
+      expect(chunks[0]!.text.startsWith('Selected data (in thousands)\n| Segment | Years ended | |')).toBe(true);
+      expect(chunks.length).toBeGreaterThan(1);
+      for (const c of chunks.slice(1)) {
+        expect(c.context).toBe('Selected data (in thousands)\n| Segment | Years ended | |\n| | 2019 | 2018 |');
+      }
+    });
+
+    it('reads a first row of numbers as data, not as a header', () => {
+      const text = Array.from({ length: 10 }, (_, i) => `| Revenue ${i} | 1,20${i} | 980 |`).join('\n');
+      const chunks = chunkDocument(
+        { docId: 'n', text, format: 'markdown' },
+        { countTokens: countWords, targetTokens: 12, maxTokens: 12 },
+      );
+      expect(chunks.length).toBeGreaterThan(1);
+      expect(chunks.every((c) => c.context === undefined)).toBe(true);
+    });
+
+    it('hashes the context with the text: the same rows under two tables are two contents', () => {
+      const table = (title: string): string =>
+        [`## ${title}`, '', '| | 2018 |', ...Array.from({ length: 6 }, (_, i) => `| Total ${i} | ${i}0 |`)].join('\n');
+      const text = `${table('Balance sheet')}\n\nIntro\n\n${table('Income statement')}`;
+      const chunks = chunkDocument(
+        { docId: 'x', text, format: 'markdown' },
+        { countTokens: countWords, targetTokens: 20, maxTokens: 20 },
+      );
+      const withRow = chunks.filter((c) => c.text.includes('| Total 5 |'));
+      expect(withRow).toHaveLength(2);
+      expect(withRow[0]!.text).toBe(withRow[1]!.text);
+      expect(withRow[0]!.context).toBe('| | 2018 |');
+      expect(withRow.map((c) => c.hash)).toEqual(withRow.map((c) => chunkHash(c)));
+      expect(chunkHash({ text: 'a', context: 'b' })).not.toBe(chunkHash({ text: 'a' }));
+    });
+
+    it('property: rows whole in exactly one chunk, a table chunk holds only its lead and its rows', () => {
+      for (const { countTokens, minBudget } of TOKENIZERS) {
+        fc.assert(
+          fc.property(documents, limitsFrom(minBudget), (doc, limit) => {
+            const options = { countTokens, ...limit };
+            const input = { docId: 'doc', ...doc };
+            const chunks = chunkDocument(input, options);
+            checkInvariants(input, options, chunks);
+            const units = unitsOf(doc.text, doc.format);
+            for (const row of units.filter((u) => u.table !== null)) {
+              const overlapping = chunks.filter((c) => c.start < row.end && row.start < c.end);
+              if (countTokens(doc.text.slice(row.start, row.end)) > limit.maxTokens) continue;
+              expect(overlapping).toHaveLength(1);
+              expect(overlapping[0]!.start <= row.start && row.end <= overlapping[0]!.end).toBe(true);
+            }
+            for (const c of chunks) {
+              const inside = units.filter((u) => c.start <= u.start && u.end <= c.end);
+              const table = inside.find((u) => u.table !== null)?.table;
+              if (table === undefined) continue;
+              for (const u of inside) {
+                if (u.table === table) continue;
+                // The lead: the section's heading and short title paragraphs, before the table.
+                expect(u.table).toBeNull();
+                expect(u.start).toBeLessThan(table);
+                expect(u.kind === 'heading' || u.kind === 'paragraph').toBe(true);
+              }
+            }
+            expect(chunkDocument(input, options)).toEqual(chunks);
+          }),
+          { numRuns: 250 },
+        );
+      }
     });
   });
 

@@ -16,8 +16,14 @@
  *    cut found by galloping from the previous cut length and then bisecting, so only slices about
  *    one chunk long are ever counted. Cuts never separate a surrogate pair.
  *
+ * 5. A table is packed on its own (table-pack.ts): its chunks hold whole rows, led by the section
+ *    heading and the table's title lines when nothing else of the section comes before them, and
+ *    every chunk that does not hold the table's title or column header itself gets them as its
+ *    `context` (table.ts finds both). `countTokens(contextualText(chunk))` — context, newline,
+ *    text: what the embedder reads besides the heading trail — stays within `maxTokens`.
+ *
  * A chunk's text is the exact source slice [start, end), which starts and ends with
- * non-whitespace. Ids are `${docId}#${ordinal}`: deterministic, unique within the document and
+ * non-whitespace; the context is not part of it. Ids are `${docId}#${ordinal}`: deterministic, unique within the document and
  * readable in a trace; content identity is the separate `hash`.
  */
 
@@ -25,7 +31,9 @@ import type { Chunk } from '../types';
 import { assertKnownOptions, EvidentError } from '../errors';
 import { isSpace, splitSentences, type Span } from '../text/sentences';
 import { fnv1a64 } from '../util/hash';
-import { parseSections, type Block, type DocumentFormat } from './markdown';
+import { parseSections, type Block, type DocumentFormat, type Section } from './markdown';
+import { tableLayout, type TableLayout } from './table';
+import { packTable, type TablePackContext } from './table-pack';
 
 export interface ChunkOptions {
   /**
@@ -44,12 +52,19 @@ export interface ChunkOptions {
    * section. Default 0: chunks do not overlap, and context comes from neighbours via prev/next.
    */
   readonly overlapSentences: number;
+  /**
+   * Share of `maxTokens` a table chunk's context (title and column header) may take before rows
+   * are packed beside it; a longer context is truncated. Default 0.5: at least half of every table
+   * chunk is its own rows.
+   */
+  readonly contextShare: number;
 }
 
 export const DEFAULT_CHUNK_OPTIONS: Readonly<Omit<ChunkOptions, 'countTokens'>> = Object.freeze({
   targetTokens: 120,
   maxTokens: 128,
   overlapSentences: 0,
+  contextShare: 0.5,
 });
 
 export interface ChunkInput {
@@ -72,6 +87,29 @@ interface Context {
   /** Tokens the tokenizer adds to every string (count of ""), subtracted when summing parts. */
   readonly base: number;
   readonly count: (start: number, end: number) => number;
+  readonly countString: (s: string) => number;
+  readonly contextShare: number;
+}
+
+/** A piece of a section's run of units; headings are told apart (they may lead a table). */
+interface RunPiece extends Piece {
+  readonly heading: boolean;
+}
+
+type Emit = (piece: Piece, context?: string) => void;
+
+/** What the embedder reads of a chunk besides its heading trail: its context, a newline, its text. */
+export function contextualText(chunk: Pick<Chunk, 'text' | 'context'>): string {
+  return chunk.context === undefined || chunk.context === '' ? chunk.text : `${chunk.context}\n${chunk.text}`;
+}
+
+/**
+ * A chunk's content hash: FNV-1a 64 of `contextualText` — the text alone when it has no context.
+ * The context is part of it because the embedder reads it: the same rows under another table's
+ * header are other content (dedup must not merge them, a stored vector is not theirs).
+ */
+export function chunkHash(chunk: Pick<Chunk, 'text' | 'context'>): string {
+  return fnv1a64(contextualText(chunk));
 }
 
 /** Chunks of the document, in source order, linked by prevId / nextId. Whitespace-only text has none. */
@@ -94,32 +132,19 @@ export function chunkDocument(
     max: opts.maxTokens,
     base: Math.max(0, checkedCount(countTokens, '')),
     count,
+    countString: (s) => checkedCount(countTokens, s),
+    contextShare: opts.contextShare,
   };
 
-  const raw: { piece: Piece; headings: readonly string[] }[] = [];
+  const raw: { piece: Piece; headings: readonly string[]; context: string | undefined }[] = [];
   for (const section of parseSections(text, input.format)) {
-    const emit = (piece: Piece): void => {
-      raw.push({ piece, headings: section.headings });
-    };
-    let run: Piece[] = [];
-    for (const block of section.blocks) {
-      for (const unit of blockUnits(text, block)) {
-        const tokens = count(unit.start, unit.end);
-        if (tokens <= ctx.max) {
-          run.push({ start: unit.start, end: unit.end, tokens });
-          continue;
-        }
-        // An oversized unit is chunked on its own: its pieces never merge with neighbours.
-        pack(run, opts.overlapSentences, ctx, emit);
-        run = [];
-        pack(splitOversized(unit, tokens, ctx), 0, ctx, emit);
-      }
-    }
-    pack(run, opts.overlapSentences, ctx, emit);
+    chunkSection(section, ctx, opts.overlapSentences, (piece, context) => {
+      raw.push({ piece, headings: section.headings, context: context === '' ? undefined : context });
+    });
   }
 
   const id = (ordinal: number): string => `${docId}#${ordinal}`;
-  return raw.map(({ piece, headings }, ordinal) => {
+  return raw.map(({ piece, headings, context }, ordinal) => {
     const chunkText = text.slice(piece.start, piece.end);
     return {
       id: id(ordinal),
@@ -127,14 +152,101 @@ export function chunkDocument(
       ordinal,
       text: chunkText,
       headings,
+      ...(context !== undefined ? { context } : {}),
       start: piece.start,
       end: piece.end,
       prevId: ordinal > 0 ? id(ordinal - 1) : null,
       nextId: ordinal + 1 < raw.length ? id(ordinal + 1) : null,
-      hash: fnv1a64(chunkText),
+      hash: chunkHash({ text: chunkText, context }),
       tokens: piece.tokens,
     };
   });
+}
+
+/** Chunks of one section: its units packed in order, each table packed on its own with its context. */
+function chunkSection(section: Section, ctx: Context, overlap: number, emit: Emit): void {
+  const { text } = ctx;
+  let run: RunPiece[] = [];
+  section.blocks.forEach((block, index) => {
+    const units = blockUnits(text, block);
+    if (block.kind === 'table' && units.length > 0) {
+      const layout = tableLayout(text, section.blocks, index, units);
+      const lead = leadOf(run, layout);
+      pack(run.slice(0, run.length - lead.length), overlap, ctx, emit);
+      run = [];
+      chunkTable(lead, units, layout, ctx, emit);
+      return;
+    }
+    for (const unit of units) {
+      const tokens = ctx.count(unit.start, unit.end);
+      if (tokens <= ctx.max) {
+        run.push({ start: unit.start, end: unit.end, tokens, heading: block.kind === 'heading' });
+        continue;
+      }
+      // An oversized unit is chunked on its own: its pieces never merge with neighbours.
+      pack(run, overlap, ctx, emit);
+      run = [];
+      pack(splitOversized(unit, tokens, ctx), 0, ctx, emit);
+    }
+  });
+  pack(run, overlap, ctx, emit);
+}
+
+/**
+ * The tail of the run that leads a table's first chunk: its title lines, and the section heading
+ * when nothing else of the section comes before (so a heading and a title are not a chunk alone).
+ */
+function leadOf(run: readonly RunPiece[], layout: TableLayout): RunPiece[] {
+  let k = run.length;
+  const title = layout.titleSpan;
+  if (title !== null) while (k > 0 && (run[k - 1] as RunPiece).start >= title.start) k--;
+  while (k > 0 && (run[k - 1] as RunPiece).heading) k--;
+  return run.slice(k);
+}
+
+/** A table's chunks: whole rows with their context; a row over `maxTokens` is split on its own, without one. */
+function chunkTable(
+  lead: readonly Piece[],
+  rows: readonly Span[],
+  layout: TableLayout,
+  ctx: Context,
+  emit: Emit,
+): void {
+  const h = layout.headerRows;
+  const headerSpan = h > 0 ? { start: (rows[0] as Span).start, end: (rows[h - 1] as Span).end } : null;
+  const tableCtx: TablePackContext = {
+    text: ctx.text,
+    target: ctx.target,
+    max: ctx.max,
+    base: ctx.base,
+    contextTokens: Math.floor(ctx.max * ctx.contextShare),
+    countString: ctx.countString,
+  };
+  const pieces: Piece[] = [...lead];
+  const flush = (): void => {
+    if (pieces.length > 0) packTable(pieces, layout, headerSpan, tableCtx, emit);
+    pieces.length = 0;
+  };
+  let i = 0;
+  // The header rows and their delimiter travel as one piece when they fit together.
+  if (headerSpan !== null && h > 1) {
+    const tokens = ctx.count(headerSpan.start, headerSpan.end);
+    if (tokens <= ctx.max) {
+      pieces.push({ ...headerSpan, tokens });
+      i = h;
+    }
+  }
+  for (; i < rows.length; i++) {
+    const row = rows[i] as Span;
+    const tokens = ctx.count(row.start, row.end);
+    if (tokens <= ctx.max) {
+      pieces.push({ start: row.start, end: row.end, tokens });
+      continue;
+    }
+    flush();
+    pack(splitOversized(row, tokens, ctx), 0, ctx, emit);
+  }
+  flush();
 }
 
 function validate(input: ChunkInput, opts: ChunkOptions, targetGiven: boolean): void {
@@ -157,6 +269,10 @@ function validate(input: ChunkInput, opts: ChunkOptions, targetGiven: boolean): 
       'invalid_option',
       `chunkDocument: overlapSentences must be a non-negative integer, got ${String(overlap)}.`,
     );
+  }
+  const share = opts.contextShare;
+  if (typeof share !== 'number' || !(share >= 0 && share <= 1)) {
+    throw new EvidentError('invalid_option', `chunkDocument: contextShare must be in [0, 1], got ${String(share)}.`);
   }
   if (typeof opts.countTokens !== 'function') {
     throw new EvidentError('invalid_option', 'chunkDocument: countTokens must be a function (the embedder tokenizer).');
@@ -221,7 +337,7 @@ function trimmed(text: string, start: number, end: number): Span | null {
  * Packs pieces (each within `max`) greedily into chunks within `target` by estimate and within
  * `max` by actual count, repeating up to `overlap` trailing pieces of the previous chunk.
  */
-function pack(pieces: readonly Piece[], overlap: number, ctx: Context, emit: (piece: Piece) => void): void {
+function pack(pieces: readonly Piece[], overlap: number, ctx: Context, emit: Emit): void {
   const n = pieces.length;
   if (n === 0) return;
   const { target, max, base } = ctx;
