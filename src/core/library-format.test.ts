@@ -126,6 +126,28 @@ describe('library export format', () => {
     expect(back.feedback).toEqual(snap.feedback);
   });
 
+  it("round-trips a table chunk's context, checked by the hash over context and text", () => {
+    const snap = sample();
+    const withContext = (c: Chunk, context: string): Chunk => ({
+      ...c,
+      context,
+      hash: fnv1a64(`${context}\n${c.text}`),
+    });
+    const chunks = snap.chunks.map((c, i) => (i === 1 ? withContext(c, '(In millions)\n| | 2018 |') : c));
+    const bytes = encodeLibrary({ ...snap, chunks });
+    const back = decodeLibrary(bytes);
+    expect(back.chunks).toEqual(chunks);
+    expect(back.chunks[1]!.context).toBe('(In millions)\n| | 2018 |');
+    expect('context' in back.chunks[0]!).toBe(false);
+    const edited = (edit: (c: Record<string, unknown>) => void): Uint8Array =>
+      withHeader(bytes, (h) => edit((h.chunks as Record<string, unknown>[])[1]!));
+    expect(() => decodeLibrary(edited((c) => (c.context = '(In thousands)\n| | 2018 |')))).toThrow(/hash/);
+    expect(() => decodeLibrary(edited((c) => delete c.context))).toThrow(/hash/);
+    expect(() => decodeLibrary(edited((c) => (c.context = 7)))).toThrow(/chunks\[1\]\.context is not text/);
+    expect(() => decodeLibrary(edited((c) => (c.context = 'x'.repeat(4001))))).toThrow(/context is longer than 4000/);
+    expect(() => decodeLibrary(edited((c) => (c.context = '')))).toThrow(/context is empty/);
+  });
+
   it('decodes a file that sits at an unaligned offset of a larger buffer', () => {
     const bytes = encodeLibrary(sample());
     const big = new Uint8Array(bytes.length + 3);

@@ -27,7 +27,7 @@
 import { EvidentError, assertKnownOptions } from './errors';
 import { DOC_STATUSES, SOURCE_TYPES, type Chunk, type DocumentMeta, type DocStatus, type SourceType } from './types';
 import { parsePriorState, type PriorState } from './select/priors';
-import { fnv1a64 } from './util/hash';
+import { chunkHash } from './ingest/chunk';
 
 // ---------------------------------------------------------------------------------------------
 // Records (what IndexedDB stores and the export file carries)
@@ -197,6 +197,8 @@ const LIMITS = Object.freeze({
   languageChars: 35,
   headings: 64,
   headingChars: 2_000,
+  /** A table chunk's context: its title and column header, cut by the chunker to half a chunk's tokens. */
+  contextChars: 4_000,
   embedderIdChars: 200,
   queryChars: 10_000,
 });
@@ -531,8 +533,10 @@ class Validator {
     const headings = this.array(o.headings, `${where}.headings`, LIMITS.headings).map((hd, i) =>
       this.text(hd, `${where}.headings[${i}]`, LIMITS.headingChars),
     );
+    const context = o.context === undefined ? undefined : this.text(o.context, `${where}.context`, LIMITS.contextChars);
+    if (context === '') this.fail(`${where}.context`, 'is empty (a chunk without context has none)');
     const hash = this.text(o.hash, `${where}.hash`, 128);
-    if (hash !== fnv1a64(text)) this.fail(`${where}.hash`, 'does not match its text');
+    if (hash !== chunkHash({ text, context })) this.fail(`${where}.hash`, 'does not match its text');
     const link = (y: unknown, name: string): string | null => (y === null ? null : this.id(y, `${where}.${name}`));
     const chunk: Record<string, unknown> = {
       id: this.id(o.id, `${where}.id`),
@@ -540,6 +544,7 @@ class Validator {
       ordinal: this.int(o.ordinal, `${where}.ordinal`, 0, DEFAULT_IMPORT_LIMITS.maxChunks),
       text,
       headings,
+      ...(context !== undefined ? { context } : {}),
       start,
       end,
       prevId: link(o.prevId, 'prevId'),

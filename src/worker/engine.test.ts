@@ -206,6 +206,36 @@ describe('Engine', () => {
     );
   });
 
+  it('embeds and indexes a table chunk with its context: a later chunk of a statement matches its title', async () => {
+    expect(
+      embeddingText({
+        headings: ['Item 8'],
+        context: '(In millions)\n| | 2018 |',
+        text: '| Total | 5 |',
+      } as unknown as Parameters<typeof embeddingText>[0]),
+    ).toBe('Item 8\n(In millions)\n| | 2018 |\n| Total | 5 |');
+    // Two statements with the same row labels; only the title line above each names it.
+    const statement = (title: string, scale: number): string =>
+      [
+        title,
+        '',
+        '| | 2018 | 2017 |',
+        ...Array.from({ length: 30 }, (_, i) => `| Line ${i} | ${i * scale} | ${i * scale + 1} |`),
+        `| Total liabilities | ${scale} | ${scale + 1} |`,
+      ].join('\n');
+    const { engine } = await engineWith({
+      docId: 'filing',
+      title: 'Annual report',
+      format: 'markdown',
+      text: `# Financial statements\n\n${statement('Statement of operations', 3)}\n\n${statement('Consolidated balance sheet', 7)}\n`,
+    });
+    const res = await engine.search('balance sheet total liabilities', { k: 3 });
+    const top = res.hits[0]!;
+    expect(top.text).toContain('| Total liabilities | 7 | 8 |');
+    expect(top.text).not.toContain('balance sheet');
+    expect(top.terms.map((t) => t.term)).toEqual(expect.arrayContaining(['balanc', 'sheet']));
+  });
+
   it('keeps BM25 up to date incrementally with the same results as a build over the library', async () => {
     // Few words and a few texts and titles shared by many documents: many equal scores, so the
     // order of ties (earlier-indexed first) is checked too.

@@ -22,7 +22,7 @@
  */
 import { EvidentError } from '../core/errors';
 import { FlatIndex } from '../core/dense/flat-index';
-import { chunkDocument } from '../core/ingest/chunk';
+import { chunkDocument, contextualText } from '../core/ingest/chunk';
 import { assignPages } from '../core/ingest/pages';
 import { Bm25Index, DEFAULT_BM25_OPTIONS, DEFAULT_BM25_PARAMS, type Bm25Hit } from '../core/lexical/bm25';
 import {
@@ -820,22 +820,28 @@ export class Engine {
   }
 }
 
-/** A document's chunks as BM25 indexes them: its title, each chunk's heading trail and text. */
+/**
+ * A document's chunks as BM25 indexes them: its title; each chunk's heading trail and, for a table
+ * chunk, its context (the table's title and column header) as the headings field, so a question
+ * naming a statement or section ("balance sheet", "Note 12") matches the chunks under it; its text.
+ */
 function indexable({ meta, chunks }: StoredDoc): IndexableDoc[] {
   return chunks.map((chunk) => ({
     id: chunk.id,
     title: meta.title,
-    headings: chunk.headings.join(' / '),
+    headings: chunk.context ? [...chunk.headings, chunk.context].join(' / ') : chunk.headings.join(' / '),
     text: chunk.text,
   }));
 }
 
 /**
- * What the embedder sees for a chunk: its heading trail, then its text. The trail names the
- * section ("Remote Work Policy › Eligibility and limits") that a short chunk's text leaves implicit.
+ * What the embedder sees for a chunk: its heading trail, then its context (a table chunk's title
+ * and column header), then its text. The trail names the section ("Remote Work Policy ›
+ * Eligibility and limits") that a short chunk's text leaves implicit.
  */
 export function embeddingText(chunk: Chunk): string {
-  return chunk.headings.length > 0 ? `${chunk.headings.join(' › ')}\n${chunk.text}` : chunk.text;
+  const body = contextualText(chunk);
+  return chunk.headings.length > 0 ? `${chunk.headings.join(' › ')}\n${body}` : body;
 }
 
 function toLibraryDocument({ meta, chunks, rows }: StoredDoc): LibraryDocument {

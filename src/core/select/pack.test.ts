@@ -60,6 +60,25 @@ describe('packEvidence', () => {
     expect(r.kept[0]!.trace.at(-1)).toMatchObject({ stage: 'pack', kept: true, reason: 'packed as S1' });
   });
 
+  it("shows a table chunk's context (title and column header) on its header line; the body stays the chunk text", () => {
+    const table = buildCorpus([
+      {
+        id: 'k',
+        title: '10-K',
+        chunks: [{ text: '| Accounts payable | 303 | 255 |', headings: ['Item 8'], page: 70 }],
+      },
+    ]);
+    const chunk = { ...table.chunks.get('k#0')!, context: '(In millions)\n| | 2018 | 2017 |' };
+    const r = packEvidence([candidate('k#0', 0.9)], {
+      question: 'accounts payable 2018',
+      lookup: { chunks: new Map([['k#0', chunk]]), documents: table.documents },
+    });
+    expect(r.sources[0]!.text).toBe(
+      '[S1] 10-K › Item 8 (p. 70) — (In millions) | | 2018 | 2017 |\n| Accounts payable | 303 | 255 |',
+    );
+    expect(r.sources[0]!.tokens).toBe(estimateTokens(r.sources[0]!.text));
+  });
+
   it('skips a chunk that does not fit and tries the next, never cutting it', () => {
     const r = packEvidence(
       [candidate('hb#1', 0.99), candidate('pol#0', 0.5)],

@@ -7,7 +7,8 @@
  * terms with the question (`trimChunk`): either way a sentence, table row, clause, unit or date is
  * never cut, and a chunk that does not fit is skipped and the next one tried. Each packed source
  * starts with a header line — citation id, document title, heading trail (without a first heading
- * that repeats the title), page — so headings survive packing, and it records the character
+ * that repeats the title), page, a table chunk's context (title and column header) — so headings
+ * and column headers survive packing, and it records the character
  * spans of the document it quotes. Selection is
  * greedy by marginal utility per token, where utility = score + a bonus for each rationale the
  * chunk covers that no packed chunk covers yet (a 0/1 knapsack heuristic: the RAG guide's "rank by
@@ -245,7 +246,7 @@ export function packEvidence(
         ? trimChunk(chunk.text, questionTerms, o.maxSentences)
         : { text: chunk.text, spans: [{ start: 0, end: chunk.text.length }] };
     const spans = trimmed.spans.map((sp) => ({ start: chunk.start + sp.start, end: chunk.start + sp.end }));
-    const text = `${header(widest, title, chunk.headings, chunk.page)}\n${trimmed.text}`;
+    const text = `${header(widest, title, chunk.headings, chunk.page, chunk.context)}\n${trimmed.text}`;
     items.push({
       c,
       title,
@@ -335,7 +336,7 @@ export function packEvidence(
   let final = ordered.map((it, i) => {
     const chunk = input.lookup.chunks.get(it.c.id)!;
     const citationId = `S${i + 1}`;
-    const text = `${header(citationId, it.title, chunk.headings, chunk.page)}\n${it.body}`;
+    const text = `${header(citationId, it.title, chunk.headings, chunk.page, chunk.context)}\n${it.body}`;
     return { it, chunk, citationId, text, tokens: count(text) };
   });
   const total = (xs: typeof final): number =>
@@ -354,7 +355,7 @@ export function packEvidence(
       .filter((x) => x !== worst)
       .map((x, i) => {
         const citationId = `S${i + 1}`;
-        const text = `${header(citationId, x.it.title, x.chunk.headings, x.chunk.page)}\n${x.it.body}`;
+        const text = `${header(citationId, x.it.title, x.chunk.headings, x.chunk.page, x.chunk.context)}\n${x.it.body}`;
         return { ...x, citationId, text, tokens: count(text) };
       });
   }
