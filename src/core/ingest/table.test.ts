@@ -44,6 +44,17 @@ describe('tableLayout', () => {
     expect(layout.header).toBe('| Segment | Years | |\n| | 2019 | 2018 |');
   });
 
+  it('takes period rows right below the header into it, wherever the delimiter row is', () => {
+    const md =
+      '|  | December 31, |  | December 31, |\n| --- | --- | --- | --- |\n|  | 2018 |  | 2017 |\n| ASSETS |  |  |  |\n| Cash | $1,526 |  | $1,499 |';
+    const layout = layoutOf(md);
+    expect(layout.headerRows).toBe(3);
+    expect(layout.header).toBe('|  | December 31, |  | December 31, |\n|  | 2018 |  | 2017 |');
+    // A label row without a year ("ASSETS") is data; so is the last row, whatever it holds.
+    expect(layoutOf('| | Year ended | |\n| | 2019 | 2018 |\n| Sales | 5 | 6 |').headerRows).toBe(2);
+    expect(layoutOf('| | Year ended | |\n| | 2019 | 2018 |').headerRows).toBe(1);
+  });
+
   it('takes short paragraphs directly above as the title, not long ones or a rule', () => {
     const md = [
       '# Statements',

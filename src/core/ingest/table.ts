@@ -7,7 +7,8 @@
  * - Header: the rows before a GFM delimiter row ("| --- | ---: |") near the top of the table.
  *   Without a delimiter row (the DOCX and HTML parsers write none), the first row is the header
  *   when it has no cell that is a number used as a value: years and dates are column labels
- *   ("| | 2018 | 2017 | 2016 |" is a header, "| Revenue | 1,200 | 980 |" is not).
+ *   ("| | 2018 | 2017 | 2016 |" is a header, "| Revenue | 1,200 | 980 |" is not). Rows right below
+ *   the header that name periods (a year, no value: "| | 2018 | | 2017 |") belong to it too.
  * - Title: up to `maxTitleBlocks` short paragraphs directly above the table in the same section
  *   ("Years ended December 31", "(In millions, except per share data)"). The section heading is
  *   already the chunk's heading trail, so it is not repeated here.
@@ -71,10 +72,23 @@ export function tableLayout(
 
 function headerRowCount(text: string, rows: readonly Span[], searchRows: number): number {
   const line = (i: number): string => text.slice((rows[i] as Span).start, (rows[i] as Span).end);
+  let count = 0;
   for (let i = 0; i < Math.min(rows.length, searchRows); i++) {
-    if (isDelimiterRow(line(i))) return i > 0 ? i + 1 : 0;
+    if (isDelimiterRow(line(i))) {
+      count = i > 0 ? i + 1 : 0;
+      break;
+    }
   }
-  return rows.length >= 2 && isHeaderRow(tableCells(line(0))) ? 1 : 0;
+  if (count === 0 && rows.length >= 2 && isHeaderRow(tableCells(line(0)))) count = 1;
+  // Period rows right below ("| | 2018 | | 2017 |" under "| | December 31, | | December 31, |")
+  // label the columns too, wherever a parser put the delimiter.
+  while (count > 0 && count < Math.min(rows.length - 1, searchRows) && isPeriodRow(tableCells(line(count)))) count++;
+  return count;
+}
+
+/** A header row that names periods: a year among its cells, and no value. */
+function isPeriodRow(cells: readonly string[]): boolean {
+  return isHeaderRow(cells) && cells.some((c) => /\b(19|20)\d\d\b/.test(c));
 }
 
 /** A GFM delimiter row: only "|", ":", "-" and spaces, with at least one "|" and one "-". */
