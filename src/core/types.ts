@@ -7,6 +7,7 @@
 export const SOURCE_TYPES = [
   'peer_reviewed',
   'government',
+  'official_filing',
   'internal_policy',
   'established_news',
   'blog',

@@ -37,10 +37,59 @@ export function cleanMetadataTitle(raw: string | undefined): string | undefined 
     .trim();
   if (t.length < 2 || t.length > 300) return undefined;
   if (/^(?:untitled|document\d*|title|slide \d+|no title|none|unknown)$/i.test(t)) return undefined;
+  // A filing's letterhead is no title: every SEC filing starts with it.
+  if (/^(?:united states\s+)?securities and exchange commission$|^form\s+\S+$/i.test(t)) return undefined;
   if (/\.(?:docx?|pdf|wpd|tex|dvi|indd|rtf|odt|pages|txt|qxd|pm\d)$/i.test(t)) return undefined;
   if (/^[a-z]:[\\/]|^\//i.test(t)) return undefined;
   if (!/\p{L}/u.test(t)) return undefined;
   return t;
+}
+
+const SEC_FORM = /\bFORM\s+(10-K(?:405|T)?|10-Q|8-K|20-F|40-F|6-K|S-1|S-4|DEF 14A|11-K|10-KT)\b/i;
+const FILING_PERIOD =
+  /\bfor the (fiscal year|quarterly period|year|(?:three|six|nine|twelve) months|period) ended\s+([A-Z][a-z]+\.?\s+\d{1,2},?\s+\d{4})/i;
+const REGISTRANT = /\(?\s*exact name of (?:the )?registrant as specified in its charter\s*\)?/i;
+const ANNUAL_REPORT = /^annual report pursuant to section 13 or 15\(d\)/i;
+
+/** "MGM RESORTS INTERNATIONAL" → "MGM Resorts International"; short all-capital words stay. */
+function titleCase(name: string): string {
+  if (/\p{Ll}/u.test(name)) return name;
+  return name.replace(/\p{L}[\p{L}'’]*/gu, (w) =>
+    w.length <= 3 && !/^(?:AND|THE|OF|INC|CO)$/.test(w) ? w : w[0] + w.slice(1).toLowerCase(),
+  );
+}
+
+/** The registrant's name: the line next to "(Exact name of registrant as specified in its charter)". */
+function registrantName(lines: readonly string[]): string | undefined {
+  const at = lines.findIndex((l) => REGISTRANT.test(l));
+  if (at < 0) return undefined;
+  const same = lines[at]!.replace(REGISTRANT, '').trim();
+  if (same.length >= 3 && /\p{L}/u.test(same)) return same;
+  const plausible = (l: string | undefined): l is string =>
+    l !== undefined && l.length >= 3 && l.length <= 90 && /\p{L}/u.test(l) && !/commission file|^\(|^\d/i.test(l);
+  const above = lines[at - 1];
+  if (plausible(above)) return above;
+  const below = lines[at + 1];
+  return plausible(below) ? below : undefined;
+}
+
+/**
+ * A title a person recognises for an official filing, from its first pages' lines:
+ * "MGM Resorts International — Form 10-K, fiscal year ended December 31, 2018". Undefined when
+ * the lines do not name an SEC form with its registrant.
+ */
+export function filingTitle(lines: readonly string[]): string | undefined {
+  const head = lines.slice(0, 120);
+  const text = head.join('\n');
+  const form = SEC_FORM.exec(text)?.[1] ?? (head.some((l) => ANNUAL_REPORT.test(l)) ? '10-K' : undefined);
+  const name = registrantName(head);
+  if (form === undefined || name === undefined) return undefined;
+  const period = FILING_PERIOD.exec(text);
+  const when =
+    period === null
+      ? ''
+      : `, ${period[1]!.toLowerCase().replace(/^year$/, 'fiscal year')} ended ${period[2]!.replace(/\s+/g, ' ')}`;
+  return `${titleCase(name.replace(/\s+/g, ' ').trim())} — Form ${form.toUpperCase()}${when}`;
 }
 
 interface Rule {
@@ -51,8 +100,18 @@ interface Rule {
   readonly firstPage?: RegExp;
 }
 
-/** First match wins; government before policy, so a government handbook is government. */
+/**
+ * First match wins; official filings first (an SEC filing names "Securities and Exchange
+ * Commission" and would otherwise read as government), government before policy, so a
+ * government handbook is government.
+ */
 const SOURCE_RULES: readonly Rule[] = [
+  {
+    type: 'official_filing',
+    names: /\b(?:10-?K|10-?Q|8-?K|20-?F|annual report|sec filing|form 10)\b/i,
+    firstPage:
+      /\bsecurities and exchange commission\b|\bcommission file (?:number|no\.?)|\bform (?:10-K|10-Q|8-K|20-F)\b|\bannual report pursuant to section 13\b|\bexact name of registrant\b/i,
+  },
   {
     type: 'government',
     names:

@@ -25,10 +25,22 @@
  * heading sizes, largest first, become `#`, `##`, `###`.
  */
 import { EvidentError } from '../core/errors';
-import { MarkdownBuilder } from './markdown-builder';
-import { cleanMetadataTitle, normalizeDate } from './metadata';
+import { MarkdownBuilder, type PageMark } from './markdown-builder';
+import { cleanMetadataTitle, filingTitle, normalizeDate } from './metadata';
 import { newNormalizeStats, normalizeText, normalizeWarnings, plural } from './normalize';
-import type { FetchAsset, ParseProgress, ParseWarning, RawParse } from './types';
+import {
+  findFurniture,
+  findTables,
+  isStatementTitle,
+  layoutPage,
+  numberedHeading,
+  type LayoutLine,
+  type PageBox,
+  type PageFurniture,
+  type PositionedItem,
+  type TableBlock,
+} from './pdf-layout';
+import type { FetchAsset, PageRange, ParseProgress, ParseWarning, RawParse } from './types';
 
 /** The part of the pdf.js API this parser uses (the legacy and modern builds share it). */
 export interface PdfjsLike {
@@ -44,13 +56,16 @@ interface PdfDocument {
   getMetadata(): Promise<{ info?: unknown; metadata?: { get?(name: string): unknown } | null }>;
 }
 interface PdfPage {
+  /** The page box, [x0, y0, x1, y1]. */
+  readonly view?: readonly number[];
   getTextContent(params?: Record<string, unknown>): Promise<{ items: readonly unknown[] }>;
   cleanup(): unknown;
 }
 interface TextItem {
   readonly str: string;
   readonly transform: readonly number[];
-  readonly hasEOL: boolean;
+  readonly width?: number;
+  readonly fontName?: string;
 }
 
 export interface PdfOptions {
@@ -158,71 +173,36 @@ function isTextItem(x: unknown): x is TextItem {
   );
 }
 
-interface Line {
-  readonly text: string;
-  /** Font size carrying most of the line's characters. */
-  readonly size: number;
-  readonly x: number;
-  readonly y: number;
-  readonly chars: number;
-}
+type Line = LayoutLine;
 
-function nonSpace(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c > 0x20 && c !== 0xa0 && c !== 0x3000) n++;
-  }
-  return n;
-}
-
-/** Lines of one page from pdf.js text items. */
-function pageLines(items: readonly unknown[], normalize: (s: string) => string): Line[] {
-  const lines: Line[] = [];
-  let parts: string[] = [];
-  let x = Number.NaN;
-  let y = Number.NaN;
-  let sizes = new Map<number, number>();
-  const end = (): void => {
-    const text = normalize(parts.join('')).replace(/\s+/g, ' ').trim();
-    if (text !== '') {
-      let size = 0;
-      let most = -1;
-      let chars = 0;
-      for (const [s, n] of sizes) {
-        chars += n;
-        if (n > most) {
-          most = n;
-          size = s;
-        }
-      }
-      lines.push({ text, size, x, y, chars });
-    }
-    parts = [];
-    x = Number.NaN;
-    y = Number.NaN;
-    sizes = new Map();
-  };
+/** pdf.js text items as positioned items (marked-content markers dropped). */
+function positionedItems(items: readonly unknown[]): PositionedItem[] {
+  const out: PositionedItem[] = [];
   for (const item of items) {
-    if (!isTextItem(item)) continue; // marked-content markers
-    const str = item.str;
-    if (str !== '') {
-      const t = item.transform;
-      if (Number.isNaN(y)) {
-        x = t[4] ?? 0;
-        y = t[5] ?? 0;
-      }
-      parts.push(str);
-      const n = nonSpace(str);
-      if (n > 0) {
-        const size = Math.round(Math.hypot(t[2] ?? 0, t[3] ?? 0) * 10) / 10;
-        sizes.set(size, (sizes.get(size) ?? 0) + n);
-      }
-    }
-    if (item.hasEOL) end();
+    if (!isTextItem(item) || item.str === '') continue;
+    const t = item.transform;
+    out.push({
+      str: item.str,
+      x: t[4] ?? 0,
+      y: t[5] ?? 0,
+      width: typeof item.width === 'number' && Number.isFinite(item.width) ? item.width : 0,
+      size: Math.round(Math.hypot(t[2] ?? 0, t[3] ?? 0) * 10) / 10,
+      ...(typeof item.fontName === 'string' ? { fontName: item.fontName } : {}),
+    });
   }
-  end();
-  return lines;
+  return out;
+}
+
+/** Lines of one page in reading order, their text normalized. */
+function pageLines(items: readonly unknown[], normalize: (s: string) => string): Line[] {
+  const out: Line[] = [];
+  for (const line of layoutPage(positionedItems(items))) {
+    const text = normalize(line.text).replace(/\s+/g, ' ').trim();
+    if (text === '') continue;
+    const segments = line.segments.map((s) => ({ ...s, text: normalize(s.text).replace(/\s+/g, ' ').trim() }));
+    out.push({ ...line, text, segments: segments.filter((s) => s.text !== '') });
+  }
+  return out;
 }
 
 /** Character-weighted median font size over all lines. */
@@ -244,16 +224,26 @@ function bodySize(pages: readonly (readonly Line[])[]): number {
   return 0;
 }
 
+/** How a heading was recognised; the outline level follows from it (see `headingLevels`). */
+type HeadingKind = 'font' | 'numbered' | 'caps';
+
 type Piece =
   | {
       readonly kind: 'heading';
       readonly text: string;
       readonly size: number;
       readonly lines: readonly Line[];
-      /** Set for capitalized body-size headings; font-size headings get theirs from `levels`. */
+      readonly by: HeadingKind;
+      /** Numbered headings: the numbering's rank (Part 1, Item 2, Note 3, decimals 4+). */
+      readonly rank?: number;
+      /** Set for capitals headings; the others get theirs from `levels`. */
       readonly level?: number;
     }
-  | { readonly kind: 'line'; readonly line: Line };
+  | { readonly kind: 'line'; readonly line: Line }
+  | { readonly kind: 'table'; readonly table: TableBlock };
+
+/** A page's body: lines and tables in reading order. */
+type Unit = { readonly kind: 'line'; readonly line: Line } | { readonly kind: 'table'; readonly table: TableBlock };
 
 /** Running headers repeat with a different page number: compare texts without digits. */
 function repeatKey(text: string): string {
@@ -262,37 +252,82 @@ function repeatKey(text: string): string {
 
 /** A heading back to its body lines. */
 function demote(piece: Piece): Piece[] {
-  return piece.kind === 'line' ? [piece] : piece.lines.map((line) => ({ kind: 'line' as const, line }));
+  return piece.kind === 'heading' ? piece.lines.map((line) => ({ kind: 'line' as const, line })) : [piece];
 }
 
-/** Each page's lines grouped into headings and body lines (see the file comment). */
-function findHeadings(pages: readonly (readonly Line[])[]): { pieces: Piece[][]; levels: Map<number, number> } {
-  const body = bodySize(pages);
-  const isCandidate = (l: Line): boolean =>
-    body > 0 && l.size >= body * HEADING_RATIO && l.text.length <= MAX_HEADING_CHARS && /\p{L}/u.test(l.text);
+function linesOf(units: readonly Unit[]): Line[] {
+  return units.flatMap((u) => (u.kind === 'line' ? [u.line] : []));
+}
 
-  // Runs of candidate lines of one size on one page.
-  const grouped: Piece[][] = pages.map((lines) => {
-    const out: Piece[] = [];
-    let i = 0;
-    while (i < lines.length) {
-      const l = lines[i] as Line;
-      if (!isCandidate(l)) {
-        out.push({ kind: 'line', line: l });
-        i++;
-        continue;
-      }
-      let j = i + 1;
-      while (j < lines.length && isCandidate(lines[j] as Line) && Math.abs((lines[j] as Line).size - l.size) < 0.5) j++;
-      const run = lines.slice(i, j);
-      const text = run.map((r) => r.text).join(' ');
-      if (run.length <= MAX_HEADING_LINES && text.length <= MAX_HEADING_CHARS * 1.5) {
-        out.push({ kind: 'heading', text, size: l.size, lines: run });
-      } else for (const r of run) out.push({ kind: 'line', line: r });
-      i = j;
+/** The numbering rank of a line that opens a block (after a gap, a table or the page top). */
+function numberedRank(units: readonly Unit[], i: number, gap: number, body: number): number | undefined {
+  const u = units[i];
+  if (u?.kind !== 'line' || u.line.size < body * 0.95) return undefined;
+  const found = numberedHeading(u.line.text) ?? (isStatementTitle(u.line.text) ? { rank: STATEMENT_RANK } : null);
+  if (found === null) return undefined;
+  const prev = units[i - 1];
+  const apart = prev === undefined || prev.kind === 'table' || paragraphGap(prev.line, u.line, gap);
+  return apart || found.rank === STATEMENT_RANK ? found.rank : undefined;
+}
+
+/** Statement titles rank below every numbering. */
+const STATEMENT_RANK = 9;
+
+/** Runs of font-size heading lines and numbered lines of one page, the rest as they are. */
+function groupPage(units: readonly Unit[], toc: boolean, body: number): Piece[] {
+  const isCandidate = (u: Unit | undefined): u is { kind: 'line'; line: Line } =>
+    u?.kind === 'line' &&
+    body > 0 &&
+    u.line.size >= body * HEADING_RATIO &&
+    u.line.text.length <= MAX_HEADING_CHARS &&
+    /\p{L}/u.test(u.line.text);
+  const gap = usualLineGap(linesOf(units));
+  const out: Piece[] = [];
+  let i = 0;
+  while (i < units.length) {
+    const u = units[i] as Unit;
+    if (u.kind === 'table') {
+      out.push(u);
+      i++;
+      continue;
     }
-    return out;
-  });
+    // A contents page's entries are no headings; its own title ("ITEM 8. FINANCIAL STATEMENTS") is.
+    const rank = toc && i > 0 ? undefined : numberedRank(units, i, gap, body);
+    if (!isCandidate(u) || toc) {
+      out.push(rank !== undefined ? heading([u.line], 'numbered', rank) : u);
+      i++;
+      continue;
+    }
+    let j = i + 1;
+    while (
+      j < units.length &&
+      isCandidate(units[j]) &&
+      Math.abs((units[j] as { line: Line }).line.size - u.line.size) < 0.5
+    )
+      j++;
+    const run = linesOf(units.slice(i, j));
+    const text = run.map((r) => r.text).join(' ');
+    if (run.length <= MAX_HEADING_LINES && text.length <= MAX_HEADING_CHARS * 1.5) {
+      out.push(heading(run, rank !== undefined ? 'numbered' : 'font', rank));
+    } else for (const r of run) out.push({ kind: 'line', line: r });
+    i = j;
+  }
+  return out;
+}
+
+function heading(lines: readonly Line[], by: HeadingKind, rank?: number): Piece {
+  const text = lines.map((r) => r.text).join(' ');
+  return { kind: 'heading', text, size: (lines[0] as Line).size, lines, by, ...(rank !== undefined ? { rank } : {}) };
+}
+
+/** Each page's units grouped into headings, body lines and tables (see the file comment). */
+function findHeadings(
+  pages: readonly (readonly Unit[])[],
+  toc: readonly boolean[],
+): { pieces: Piece[][]; levels: (p: Piece & { kind: 'heading' }) => number } {
+  const lines = pages.map(linesOf);
+  const body = bodySize(lines);
+  const grouped = pages.map((units, p) => groupPage(units, toc[p] === true, body));
 
   // Running headers: the same text as a "heading" on many pages.
   const pagesOf = new Map<string, Set<number>>();
@@ -305,29 +340,57 @@ function findHeadings(pages: readonly (readonly Line[])[]): { pieces: Piece[][];
       set.add(p);
     }
   });
-  const running = (text: string): boolean => {
-    const n = pagesOf.get(repeatKey(text))?.size ?? 0;
-    return n >= 3 && n >= pages.length * 0.2;
+  const running = (piece: Piece & { kind: 'heading' }): boolean => {
+    const n = pagesOf.get(repeatKey(piece.text))?.size ?? 0;
+    return piece.by === 'font' && n >= 3 && n >= pages.length * 0.2;
   };
   let headingChars = 0;
   let allChars = 0;
-  for (const lines of pages) for (const l of lines) allChars += l.chars;
+  for (const ls of lines) for (const l of ls) allChars += l.chars;
   const pieces = grouped.map((page) =>
     page.flatMap((piece) => {
-      if (piece.kind === 'heading' && running(piece.text)) return demote(piece);
+      if (piece.kind === 'heading' && running(piece)) return demote(piece);
       if (piece.kind === 'heading') for (const l of piece.lines) headingChars += l.chars;
       return [piece];
     }),
   );
-  const levels = new Map<number, number>();
   if (headingChars > allChars * MAX_HEADING_SHARE) {
-    return { pieces: pieces.map((page) => page.flatMap(demote)), levels };
+    return { pieces: pieces.map((page) => page.flatMap(demote)), levels: () => 3 };
   }
-  const sizes = new Set<number>();
-  for (const page of pieces)
-    for (const piece of page) if (piece.kind === 'heading') sizes.add(Math.round(piece.size * 2) / 2);
-  [...sizes].sort((a, b) => b - a).forEach((s, rank) => levels.set(s, Math.min(rank + 1, 3)));
-  return { pieces: capitalHeadings(pieces, pages, Math.min(sizes.size + 1, 3)), levels };
+  const all = pieces.flat().filter((p): p is Piece & { kind: 'heading' } => p.kind === 'heading');
+  const { levels, caps } = headingLevels(all);
+  return { pieces: capitalHeadings(pieces, lines, toc, caps), levels };
+}
+
+/**
+ * Outline levels. Without numbered headings, the distinct font sizes, largest first, are
+ * levels 1–3. With them, font-size headings larger than every numbered one are titles (at most
+ * two levels), the numbering ranks come next in their order (Part › Item › Note › 4.2), and
+ * other headings (smaller font, statement titles) below those; capitals come last.
+ */
+function headingLevels(all: readonly (Piece & { kind: 'heading' })[]): {
+  levels: (p: Piece & { kind: 'heading' }) => number;
+  caps: number;
+} {
+  const half = (s: number): number => Math.round(s * 2) / 2;
+  const numbered = all.filter((h) => h.rank !== undefined);
+  if (numbered.length === 0) {
+    const sizes = [...new Set(all.map((h) => half(h.size)))].sort((a, b) => b - a);
+    return { levels: (h) => Math.min(sizes.indexOf(half(h.size)) + 1, 3) || 3, caps: Math.min(sizes.length + 1, 3) };
+  }
+  const top = Math.max(...numbered.map((h) => half(h.size)));
+  const fonts = all.filter((h) => h.rank === undefined && h.by === 'font');
+  const titles = [...new Set(fonts.filter((h) => half(h.size) > top).map((h) => half(h.size)))]
+    .sort((a, b) => b - a)
+    .slice(0, 2);
+  const ranks = [...new Set(numbered.map((h) => h.rank as number))].sort((a, b) => a - b);
+  const below = Math.min(6, titles.length + ranks.length + 1);
+  const levels = (h: Piece & { kind: 'heading' }): number => {
+    if (h.rank !== undefined) return Math.min(6, titles.length + ranks.indexOf(h.rank) + 1);
+    const t = titles.indexOf(half(h.size));
+    return t >= 0 ? t + 1 : below;
+  };
+  return { levels, caps: below };
 }
 
 /**
@@ -357,20 +420,23 @@ function isChapterLine(text: string): boolean {
 }
 
 /**
- * Body lines in capitals (or starting "Chapter", "Part", "Appendix") that stand alone (a paragraph gap or a heading on both sides) become
- * headings one level below the font-size ones; the same text on many pages is a running header.
+ * Body lines in capitals (or starting "Chapter", "Part", "Appendix") that stand alone (a
+ * paragraph gap, a heading or a table on both sides) become headings below the others; the same
+ * text on many pages is a running header. Contents pages have none.
  */
-function capitalHeadings(pieces: readonly Piece[][], pages: readonly (readonly Line[])[], level: number): Piece[][] {
+function capitalHeadings(
+  pieces: readonly Piece[][],
+  pages: readonly (readonly Line[])[],
+  toc: readonly boolean[],
+  level: number,
+): Piece[][] {
   const standalone = pieces.map((page, p) => {
     const gap = usualLineGap(pages[p] as readonly Line[]);
     const apart = (a: Piece | undefined, b: Piece | undefined): boolean =>
-      a === undefined ||
-      b === undefined ||
-      a.kind === 'heading' ||
-      b.kind === 'heading' ||
-      paragraphGap(a.line, b.line, gap);
+      a === undefined || b === undefined || a.kind !== 'line' || b.kind !== 'line' || paragraphGap(a.line, b.line, gap);
     return page.map(
       (piece, i) =>
+        !toc[p] &&
         piece.kind === 'line' &&
         (isCapsLine(piece.line.text) || isChapterLine(piece.line.text)) &&
         apart(page[i - 1], piece) &&
@@ -399,7 +465,7 @@ function capitalHeadings(pieces: readonly Piece[][], pages: readonly (readonly L
       if (!standalone[p]?.[i] || piece.kind !== 'line') return piece;
       const n = pagesOf.get(repeatKey(piece.line.text))?.size ?? 0;
       if (n >= 3 && n >= pages.length * 0.2) return piece;
-      return { kind: 'heading', text: piece.line.text, size: piece.line.size, lines: [piece.line], level };
+      return { kind: 'heading', text: piece.line.text, size: piece.line.size, lines: [piece.line], by: 'caps', level };
     }),
   );
 }
@@ -507,6 +573,7 @@ export async function parsePdf(bytes: Uint8Array, options: PdfOptions = {}): Pro
     const normalize = (s: string): string => normalizeText(s, stats);
     const total = doc.numPages;
     const pages: Line[][] = [];
+    const boxes: PageBox[] = [];
     const unreadable: number[] = [];
     for (let p = 1; p <= total; p++) {
       if (signal?.aborted) throw aborted();
@@ -514,11 +581,13 @@ export async function parsePdf(bytes: Uint8Array, options: PdfOptions = {}): Pro
         const page = await doc.getPage(p);
         const content = await page.getTextContent();
         pages.push(pageLines(content.items, normalize));
+        boxes.push(pageBox(page.view));
         page.cleanup();
       } catch (err) {
         if (signal?.aborted) throw aborted();
         if (err instanceof EvidentError) throw err;
         pages.push([]);
+        boxes.push(pageBox(undefined));
         unreadable.push(p);
       }
       onProgress?.({ phase: 'pages', done: p, total });
@@ -541,31 +610,12 @@ export async function parsePdf(bytes: Uint8Array, options: PdfOptions = {}): Pro
       );
     }
 
-    const { pieces, levels } = findHeadings(pages);
-    const out = new MarkdownBuilder();
-    pieces.forEach((page, i) => {
-      out.startPage(i + 1);
-      const gap = usualLineGap(pages[i] as Line[]);
-      let para: string[] = [];
-      let prev: Line | null = null;
-      const flush = (): void => {
-        if (para.length > 0) out.paragraph(para.join('\n'));
-        para = [];
-        prev = null;
-      };
-      for (const piece of page) {
-        if (piece.kind === 'heading') {
-          flush();
-          out.heading(piece.level ?? levels.get(Math.round(piece.size * 2) / 2) ?? 3, piece.text);
-          continue;
-        }
-        if (prev !== null && paragraphGap(prev, piece.line, gap)) flush();
-        para.push(piece.line.text);
-        prev = piece.line;
-      }
-      flush();
-      out.endPage();
-    });
+    const furniture = findFurniture(pages, boxes);
+    const { pieces, levels } = findHeadings(
+      furniture.map((f) => pageUnits(f.body, f.toc)),
+      furniture.map((f) => f.toc),
+    );
+    const out = writeMarkdown(pieces, levels);
     const text = out.toString();
 
     const warnings: ParseWarning[] = [];
@@ -595,7 +645,9 @@ export async function parsePdf(bytes: Uint8Array, options: PdfOptions = {}): Pro
 
     const xmpTitle = meta.metadata?.get?.('dc:title');
     const title =
-      cleanMetadataTitle(str(info, 'Title')) ?? cleanMetadataTitle(typeof xmpTitle === 'string' ? xmpTitle : undefined);
+      cleanMetadataTitle(str(info, 'Title')) ??
+      cleanMetadataTitle(typeof xmpTitle === 'string' ? xmpTitle : undefined) ??
+      filingTitle(furniture.slice(0, 2).flatMap((f) => f.body.map((l) => l.text)));
     const author = str(info, 'Author');
     const created = normalizeDate(str(info, 'CreationDate'));
     const modified = normalizeDate(str(info, 'ModDate'));
@@ -604,7 +656,7 @@ export async function parsePdf(bytes: Uint8Array, options: PdfOptions = {}): Pro
     return {
       format: 'pdf',
       text,
-      pages: out.pages,
+      pages: out.pages.map((m, i) => withPageMeta(m, furniture[i])),
       headings: out.headings,
       warnings,
       ...(title !== undefined ? { title } : {}),
@@ -618,6 +670,77 @@ export async function parsePdf(bytes: Uint8Array, options: PdfOptions = {}): Pro
     signal?.removeEventListener('abort', onAbort);
     await task.destroy().catch(() => {});
   }
+}
+
+/** A page's box from pdf.js's `view` ([x0, y0, x1, y1]); US Letter when it has none. */
+function pageBox(view: readonly number[] | undefined): PageBox {
+  const [x0 = 0, y0 = 0, x1 = 612, y1 = 792] = view ?? [];
+  return { width: Math.abs(x1 - x0) || 612, height: Math.abs(y1 - y0) || 792 };
+}
+
+/** A page's body lines and tables in reading order; a contents page has no tables. */
+function pageUnits(body: readonly Line[], toc: boolean): Unit[] {
+  const tables = toc ? [] : findTables(body);
+  const units: Unit[] = [];
+  let i = 0;
+  for (const table of tables) {
+    for (; i < table.start; i++) units.push({ kind: 'line', line: body[i] as Line });
+    units.push({ kind: 'table', table });
+    i = table.end;
+  }
+  for (; i < body.length; i++) units.push({ kind: 'line', line: body[i] as Line });
+  return units;
+}
+
+/** A table's rows for `MarkdownBuilder.table`: the header, a delimiter row, the body. */
+function tableRows(table: TableBlock): string[][] {
+  if (table.header === undefined) return table.rows.map((r) => [...r]);
+  return [[...table.header], table.header.map(() => '---'), ...table.rows.map((r) => [...r])];
+}
+
+/** The pages as Markdown: headings, paragraphs (split at wide gaps) and tables. */
+function writeMarkdown(
+  pieces: readonly Piece[][],
+  levels: (p: Piece & { kind: 'heading' }) => number,
+): MarkdownBuilder {
+  const out = new MarkdownBuilder();
+  pieces.forEach((page, i) => {
+    out.startPage(i + 1);
+    const gap = usualLineGap(page.flatMap((p) => (p.kind === 'line' ? [p.line] : p.kind === 'heading' ? p.lines : [])));
+    let para: string[] = [];
+    let prev: Line | null = null;
+    const flush = (): void => {
+      if (para.length > 0) out.paragraph(para.join('\n'));
+      para = [];
+      prev = null;
+    };
+    for (const piece of page) {
+      if (piece.kind === 'heading') {
+        flush();
+        out.heading(piece.level ?? levels(piece), piece.text);
+      } else if (piece.kind === 'table') {
+        flush();
+        out.table(tableRows(piece.table));
+      } else {
+        if (prev !== null && paragraphGap(prev, piece.line, gap)) flush();
+        para.push(piece.line.text);
+        prev = piece.line;
+      }
+    }
+    flush();
+    out.endPage();
+  });
+  return out;
+}
+
+/** A page range with the page's furniture kept as metadata. */
+function withPageMeta(mark: PageMark, f: PageFurniture | undefined): PageRange {
+  return {
+    ...mark,
+    ...(f?.header !== undefined ? { header: f.header } : {}),
+    ...(f?.label !== undefined ? { label: f.label } : {}),
+    ...(f?.toc === true ? { toc: true } : {}),
+  };
 }
 
 function listPages(pages: readonly number[]): string {

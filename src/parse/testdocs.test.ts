@@ -175,6 +175,30 @@ describeShared('ingestion of ../shared/testdocs', 'testdocs', () => {
         expect(r.parsed.metadata.sourceTypeGuess).toBe('government');
         expect(r.parsed.text).toContain('Nonresident Alien');
         expect(r.parsed.headings.length).toBeGreaterThan(5);
+        // Three columns read one after another: "When To File" (page 4, middle column) reads as
+        // the page does, each due date in its own sentence, under its own heading.
+        const flat = (t: string): string => t.replace(/\s+/g, ' ');
+        const april = r.chunks.find((c) => flat(c.text).includes('is due by April 15, 2008.'));
+        const june = r.chunks.find((c) => flat(c.text).includes('is due by June 16, 2008.'));
+        expect(april?.page).toBe(4);
+        expect(april?.headings).toContain('When To File');
+        expect(flat(april!.text)).toContain(
+          'If you were an employee and received wages subject to U.S. income tax withholding, file Form 1040NR by the 15th day of the 4th month after your tax year ends. A return for the 2007 calendar year is due by April 15, 2008.',
+        );
+        expect(flat(june!.text)).toContain(
+          'If you did not receive wages as an employee subject to U.S. income tax withholding, file Form 1040NR by the 15th day of the 6th month after your tax year ends. A return for the 2007 calendar year is due by June 16, 2008.',
+        );
+        expect(june?.headings).toContain('When To File');
+        const page4 = flat(
+          r.chunks
+            .filter((c) => c.page === 4)
+            .map((c) => c.text)
+            .join(' '),
+        );
+        expect(page4).toContain('If you cannot file your return by the due date, you should file Form 4868.');
+        // The interleaving the stream order gave: the middle column beside the right one.
+        expect(page4).not.toContain('If you were an employee The private delivery service');
+        expect(page4).not.toMatch(/employee\s+\S+\s+delivery service/);
       },
       PER_FILE_MS,
     );

@@ -12,6 +12,12 @@ export interface PageRange {
   readonly page: number;
   readonly start: number;
   readonly end: number;
+  /** The page's running header, kept out of the text (PDF). */
+  readonly header?: string;
+  /** The page number as printed on the page ("57", "F-7", "xii"), kept out of the text (PDF). */
+  readonly label?: string;
+  /** The page is a table of contents (PDF): its lines are never headings. */
+  readonly toc?: boolean;
 }
 
 export const PARSE_WARNING_CODES = [

@@ -7,6 +7,7 @@ import type { ProfileName } from '../models/manifest';
 export const SOURCE_TYPE_LABEL: Readonly<Record<SourceType, string>> = Object.freeze({
   peer_reviewed: 'Peer-reviewed',
   government: 'Government',
+  official_filing: 'Official filing',
   internal_policy: 'Internal policy',
   established_news: 'Established news',
   blog: 'Blog',

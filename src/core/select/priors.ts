@@ -25,6 +25,8 @@ import { byScoreDesc, checkOneOf, checkRange, cosine, metaOf, minMax, withEntry 
 export const DEFAULT_SOURCE_LAMBDAS: Readonly<Record<SourceType, number>> = Object.freeze({
   peer_reviewed: 0.95,
   government: 0.9,
+  // The issuer is legally liable for a filing's content (SEC filings, annual reports, regulators' filings).
+  official_filing: 0.9,
   internal_policy: 0.85,
   established_news: 0.75,
   blog: 0.5,
