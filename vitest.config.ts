@@ -2,7 +2,9 @@ import { configDefaults, defineConfig } from 'vitest/config';
 
 // `npm test` runs two projects:
 // - unit: unit and integration tests (Node). Shared-data suites read ../shared at run time and
-//   skip with a printed notice when it is missing, unless REQUIRE_SHARED=1.
+//   skip with a printed notice when it is missing, unless REQUIRE_SHARED=1. The quality suites
+//   (`*.quality.test.ts`: whole-corpus thresholds that need a filled embedding cache) are not
+//   here but in vitest.quality.config.ts (`npm run test:quality`; `.ci/run` runs both).
 // - e2e: the app in a real Chromium (vitest.e2e.config.ts; `npm run test:e2e` runs it alone).
 //   Skips with a printed notice when /usr/bin/chromium is missing, unless CI or REQUIRE_BROWSER=1.
 export default defineConfig({
@@ -16,7 +18,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, 'test/e2e/**'],
+          exclude: [...configDefaults.exclude, 'test/e2e/**', '**/*.quality.test.ts'],
         },
       },
       './vitest.e2e.config.ts',

@@ -1,0 +1,18 @@
+import { defineConfig } from 'vitest/config';
+
+// The quality suites: thresholds that hold only on whole shared-data corpora with dense vectors
+// (`*.quality.test.ts`), apart from `npm test` because a cold embedding cache must embed each
+// corpus first (SciFact: ~29k chunks, ~12 min with two processes on 2 cores). `npm run test:quality`
+// runs them; `.ci/run` runs them after `npm test`, before the SciFact `eval --check` that reads the
+// same vectors. They skip with a notice without ../shared, unless REQUIRE_SHARED=1.
+export default defineConfig({
+  test: {
+    name: 'quality',
+    include: ['src/**/*.quality.test.ts', 'test/**/*.quality.test.ts'],
+    testTimeout: 120_000,
+    hookTimeout: 60 * 60_000,
+    pool: 'forks',
+    // One suite at a time: each fills the embedding cache with every core (fillProcesses()).
+    fileParallelism: false,
+  },
+});
