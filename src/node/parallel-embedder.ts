@@ -92,7 +92,7 @@ class Helper {
             child.channel?.unref();
             resolve();
           } else fail(`it loaded ${m.id} (${m.dim}-d), this process has ${this.expect.id}`);
-        } else if (m.seq === null) fail(m.message);
+        } else if (m.type === 'error' && m.seq === null) fail(m.message);
         else this.answer(m);
       });
       child.on('error', (e) => fail(e.message));
