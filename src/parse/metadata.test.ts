@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   cleanMetadataTitle,
   dateInFileName,
+  filingTitle,
   findDate,
   guessEffectiveDate,
   guessSourceType,
@@ -98,5 +99,52 @@ describe('titles', () => {
   it('makes a title from a file name', () => {
     expect(titleFromFileName('../shared/testdocs/good/war-and-peace_full.txt')).toBe('war-and-peace full');
     expect(titleFromFileName('README')).toBe('README');
+  });
+});
+
+describe('official filings', () => {
+  const COVER = [
+    'UNITED STATES SECURITIES AND EXCHANGE COMMISSION',
+    'Washington, D.C. 20549',
+    'FORM 10-K',
+    '[X] ANNUAL REPORT PURSUANT TO SECTION 13 OR 15(d) OF THE SECURITIES EXCHANGE ACT OF 1934',
+    'For the fiscal year ended December 31, 2018',
+    'Commission File No. 001-10362',
+    'NORTHWIND TRADING CORPORATION',
+    '(Exact name of Registrant as specified in its charter)',
+  ];
+
+  it('titles a filing by registrant, form and period', () => {
+    expect(filingTitle(COVER)).toBe('Northwind Trading Corporation — Form 10-K, fiscal year ended December 31, 2018');
+    const quarterly = [
+      'FORM 10-Q',
+      'For the quarterly period ended June 30, 2023',
+      '(Exact name of registrant as specified in its charter)',
+      'Contoso Inc.',
+    ];
+    expect(filingTitle(quarterly)).toBe('Contoso Inc. — Form 10-Q, quarterly period ended June 30, 2023');
+  });
+
+  it('gives no filing title to other documents', () => {
+    expect(filingTitle(['Annual Leave Policy', 'Employees accrue two days of leave per month.'])).toBeUndefined();
+    expect(filingTitle(['FORM 10-K', 'a form without a registrant line'])).toBeUndefined();
+  });
+
+  it('drops the SEC letterhead as a metadata title', () => {
+    expect(cleanMetadataTitle('UNITED STATES SECURITIES AND EXCHANGE COMMISSION')).toBeUndefined();
+    expect(cleanMetadataTitle('Form 10-K')).toBeUndefined();
+    expect(cleanMetadataTitle('3M Company Form 10-K 2018')).toBe('3M Company Form 10-K 2018');
+  });
+
+  it('guesses official_filing from the first page or the name, government stays government', () => {
+    expect(guessSourceType({ fileName: 'nw.pdf', firstPage: COVER.join('\n') })).toBe('official_filing');
+    expect(guessSourceType({ fileName: 'NORTHWIND_2018_10K.pdf' })).toBe('official_filing');
+    expect(guessSourceType({ fileName: 'a.pdf', title: 'Contoso Annual Report 2022' })).toBe('official_filing');
+    expect(
+      guessSourceType({
+        fileName: 'i1040nr.pdf',
+        firstPage: 'Department of the Treasury Internal Revenue Service Form 1040NR',
+      }),
+    ).toBe('government');
   });
 });

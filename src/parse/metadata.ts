@@ -66,7 +66,11 @@ function registrantName(lines: readonly string[]): string | undefined {
   const same = lines[at]!.replace(REGISTRANT, '').trim();
   if (same.length >= 3 && /\p{L}/u.test(same)) return same;
   const plausible = (l: string | undefined): l is string =>
-    l !== undefined && l.length >= 3 && l.length <= 90 && /\p{L}/u.test(l) && !/commission file|^\(|^\d/i.test(l);
+    l !== undefined &&
+    l.length >= 3 &&
+    l.length <= 90 &&
+    /\p{L}/u.test(l) &&
+    !/commission file|^\(|^\d|^for the |\bform\b|pursuant|exchange commission/i.test(l);
   const above = lines[at - 1];
   if (plausible(above)) return above;
   const below = lines[at + 1];

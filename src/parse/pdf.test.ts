@@ -127,3 +127,91 @@ describe('parsePdf on a PDF built in the test', () => {
     expect(asked.every((u) => u.startsWith(assets.standardFontDataUrl) || u.startsWith(assets.cMapUrl))).toBe(true);
   });
 });
+
+describe('parsePdf layout on a filing-like PDF built in the test', () => {
+  const furniture = (n: number): PdfLine[] => [
+    { text: 'Northwind Annual Report', y: 770, size: 9 },
+    { text: String(n), x: 300, y: 30, size: 9 },
+  ];
+  const left = Array.from({ length: 18 }, (_, i) => ({
+    text: `Left column line ${i} reads on.`,
+    x: 72,
+    y: 720 - 14 * i,
+  }));
+  const right = Array.from({ length: 18 }, (_, i) => ({
+    text: `Right column line ${i} follows.`,
+    x: 320,
+    y: 720 - 14 * i,
+  }));
+  const rows: [string, string, string][] = [
+    ['Cash and cash equivalents', '1,526', '1,499'],
+    ['Accounts receivable, net', '657', '542'],
+    ['Accounts payable', '303', '255'],
+    ['Total current liabilities', '2,948', '3,138'],
+  ];
+  // Numbers right-aligned: same digit count, same right edge (Helvetica digits share a width).
+  const at = (s: string, end: number): number => end - s.length * 5.6;
+  const FILING = pdf([
+    [
+      ...furniture(1),
+      { text: 'PART II', y: 720 },
+      { text: 'Item 7. Management Discussion', y: 690 },
+      ...body(660, 'Revenue grew in every segment.', 'Costs fell.'),
+    ],
+    [...furniture(2), ...left, ...right],
+    [
+      ...furniture(3),
+      { text: 'Consolidated Balance Sheets', y: 720 },
+      { text: '2018', x: at('2018', 420), y: 696 },
+      { text: '2017', x: at('2017', 500), y: 696 },
+      ...rows.flatMap(([label, a, b], i) => [
+        { text: label, x: 72, y: 680 - 14 * i },
+        { text: a, x: at(a, 420), y: 680 - 14 * i },
+        { text: b, x: at(b, 500), y: 680 - 14 * i },
+      ]),
+    ],
+  ]);
+
+  it('keeps running headers and page numbers out of the text, as page metadata', async () => {
+    const parsed = await parsePdf(FILING, assets);
+    expect(parsed.text).not.toContain('Northwind Annual Report');
+    expect(parsed.pages?.map((p) => [p.header, p.label])).toEqual([
+      ['Northwind Annual Report', '1'],
+      ['Northwind Annual Report', '2'],
+      ['Northwind Annual Report', '3'],
+    ]);
+    expect(parsed.headings).not.toContain('Northwind Annual Report');
+  });
+
+  it('nests numbered headings Part › Item and puts the statement title over its table', async () => {
+    const parsed = await parsePdf(FILING, assets);
+    const sections = parseSections(parsed.text, 'markdown');
+    const revenue = sections.find((s) => parsed.text.slice(s.start, s.end).includes('Revenue grew'));
+    expect(revenue?.headings).toEqual(['PART II', 'Item 7. Management Discussion']);
+    const balance = sections.find((s) => parsed.text.slice(s.start, s.end).includes('Accounts payable'));
+    expect(balance?.headings).toEqual(['PART II', 'Item 7. Management Discussion', 'Consolidated Balance Sheets']);
+  });
+
+  it('reads two columns one after the other', async () => {
+    const parsed = await parsePdf(FILING, assets);
+    const [, p2] = parsed.pages!;
+    const page = parsed.text.slice(p2!.start, p2!.end);
+    expect(page.indexOf('Left column line 17')).toBeLessThan(page.indexOf('Right column line 0'));
+    expect(page).toContain('Left column line 0 reads on.\nLeft column line 1 reads on.');
+    expect(page).not.toMatch(/Left column line \d+ reads on\. Right/);
+  });
+
+  it('writes a statement as a Markdown table: header row, delimiter row, one row per line', async () => {
+    const parsed = await parsePdf(FILING, assets);
+    expect(parsed.text).toContain(
+      [
+        '|  | 2018 | 2017 |',
+        '| --- | --- | --- |',
+        '| Cash and cash equivalents | 1,526 | 1,499 |',
+        '| Accounts receivable, net | 657 | 542 |',
+        '| Accounts payable | 303 | 255 |',
+        '| Total current liabilities | 2,948 | 3,138 |',
+      ].join('\n'),
+    );
+  });
+});

@@ -266,7 +266,11 @@ function numberedRank(units: readonly Unit[], i: number, gap: number, body: numb
   const found = numberedHeading(u.line.text) ?? (isStatementTitle(u.line.text) ? { rank: STATEMENT_RANK } : null);
   if (found === null) return undefined;
   const prev = units[i - 1];
-  const apart = prev === undefined || prev.kind === 'table' || paragraphGap(prev.line, u.line, gap);
+  const apart =
+    prev === undefined ||
+    prev.kind === 'table' ||
+    paragraphGap(prev.line, u.line, gap) ||
+    numberedHeading(prev.line.text) !== null; // "PART II" directly over "Item 7."
   return apart || found.rank === STATEMENT_RANK ? found.rank : undefined;
 }
 

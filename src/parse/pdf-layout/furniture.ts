@@ -135,6 +135,7 @@ export function findFurniture(
     const drop = new Set<number>();
     let header: string | undefined;
     let label: string | undefined;
+    let inHeader: string | undefined;
     for (const i of bands[p] as number[]) {
       const line = lines[i] as LayoutLine;
       if (isPageNumber(line.text)) {
@@ -143,10 +144,12 @@ export function findFurniture(
       } else if (running(line)) {
         if (line.y >= (boxes[p]?.height ?? 792) / 2) header ??= line.text;
         drop.add(i);
-        const n = /(?:^|\s)(\d{1,4})$|^(\d{1,4})\s/.exec(line.text);
-        if (n !== null) label ??= n[1] ?? n[2];
+        // "96 Annual Report", "Annual Report | 12": a page number inside a running line.
+        const n = /(?:^|\s)(\d{1,3})$|^(\d{1,3})\s/.exec(line.text);
+        if (n !== null) inHeader ??= n[1] ?? n[2];
       }
     }
+    label ??= inHeader;
     const body = lines.filter((_, i) => !drop.has(i));
     return {
       body,
