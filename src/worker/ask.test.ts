@@ -281,4 +281,38 @@ describe('outcomeOfAsk', () => {
     expect(uncovered.reason).toMatch(/“home office”/);
     expect(uncovered.suggestion).toMatch(/\w/);
   });
+
+  it('never says the documents lack a name that the library holds elsewhere', () => {
+    const decision = {
+      abstain: true,
+      reason: 'missing_premise',
+      suggestion: null,
+      signals: { missingEntities: ['Acme', 'Globex'] } as never,
+    } as const;
+    const both = outcomeOfAsk({ kind: 'answer' }, ok, decision, packet, ['Acme', 'Globex']);
+    expect(both.outcome).toBe('abstain');
+    expect(both.reason).not.toMatch(/Your documents do not mention/);
+    expect(both.reason).toMatch(/passages that best match.*“Acme”, “Globex”.*elsewhere/);
+    const one = outcomeOfAsk({ kind: 'answer' }, ok, decision, packet, ['Acme']);
+    expect(one.reason).toBe('Your documents do not mention “Globex”.');
+  });
+});
+
+describe('ask over a document that names its subject in the title only', () => {
+  it('does not tell the user that the documents do not mention the title’s name', async () => {
+    const e = new Engine();
+    e.setEmbedder(embedder);
+    await e.addDocument({
+      docId: 'zephyr-annual',
+      title: 'Zephyrix Holdings annual report 2031',
+      text: '# Results\n\nRevenue grew to 410 million in 2031, driven by the northern plants.\n\n# Outlook\n\nThe board expects steady demand.',
+      format: 'markdown',
+    });
+    const result = await ask(
+      { engine: e, settings: memorySettings() },
+      'How much did revenue grow at Zephyrix in 2031?',
+    );
+    expect(result.reason ?? '').not.toMatch(/do not mention “Zephyrix”/);
+    expect(result.abstention.signals.missingEntities).toEqual([]);
+  });
 });

@@ -230,7 +230,8 @@ export async function ask(deps: AskDeps, question: string, cb: AskCallbacks = {}
   throwIfAborted(signal);
   const t4 = performance.now();
 
-  const verdict = outcomeOfAsk(answer, validation, decision, packet);
+  const elsewhere = await mentionedElsewhere(deps.engine, decision, signal);
+  const verdict = outcomeOfAsk(answer, validation, decision, packet, elsewhere);
   onProgress?.({ phase: 'done' });
   return {
     question: q,
@@ -324,6 +325,24 @@ function keywordsOnlyReason(engine: AskEngine): string {
   return 'no passage has a vector yet';
 }
 
+/**
+ * The question's names that no packed passage mentions but the library does (a keyword search
+ * for each finds a passage or a title): the refusal must not say the documents lack them.
+ */
+async function mentionedElsewhere(
+  engine: AskEngine,
+  decision: Pick<AbstentionDecision, 'reason' | 'signals'>,
+  signal: AbortSignal | undefined,
+): Promise<string[]> {
+  if (decision.reason !== 'missing_premise') return [];
+  const found: string[] = [];
+  for (const entity of decision.signals.missingEntities) {
+    const hits = await engine.search(entity, { k: 1, ...(signal ? { signal } : {}) });
+    if (hits.hits.length > 0) found.push(entity);
+  }
+  return found;
+}
+
 /** Plain-language reasons for each abstention reason code (abstain.ts). */
 const REASONS: Readonly<Record<string, string>> = Object.freeze({
   conflict: 'The sources disagree, and none of them is clearly more authoritative or more recent.',
@@ -353,6 +372,7 @@ export function outcomeOfAsk(
   validation: Pick<Validation, 'outcome' | 'reason' | 'suggestion'>,
   decision: Pick<AbstentionDecision, 'abstain' | 'reason' | 'suggestion' | 'signals'>,
   packet: Pick<EvidencePacket, 'rationales'>,
+  elsewhere: readonly string[] = [],
 ): { outcome: AskOutcome; reason: string | null; suggestion: string | null } {
   if (answer.kind === 'conflict') {
     return { outcome: 'conflict', reason: REASONS.conflict ?? null, suggestion: SUGGESTIONS.conflict ?? null };
@@ -360,8 +380,19 @@ export function outcomeOfAsk(
   if (answer.kind === 'insufficient' || decision.abstain) {
     const code = answer.kind === 'insufficient' ? 'insufficient' : decision.reason;
     let reason = REASONS[code] ?? 'The evidence is not strong enough to answer.';
-    if (code === 'missing_premise' && decision.signals.missingEntities.length > 0) {
-      reason = `Your documents do not mention ${decision.signals.missingEntities.map((e) => `“${e}”`).join(', ')}.`;
+    const missing = decision.signals.missingEntities;
+    if (code === 'missing_premise' && missing.length > 0) {
+      const quoted = (xs: readonly string[]): string => xs.map((e) => `“${e}”`).join(', ');
+      const absent = missing.filter((e) => !elsewhere.includes(e));
+      // Never tell a user that their documents do not mention what they do mention.
+      if (absent.length === 0) {
+        return {
+          outcome: 'abstain',
+          reason: `The passages that best match the question do not mention ${quoted(missing)}, though your documents do elsewhere.`,
+          suggestion: `Ask about ${quoted(missing)} more directly, in the documents' own words.`,
+        };
+      }
+      reason = `Your documents do not mention ${quoted(absent)}.`;
     } else if (code === 'uncovered') {
       const missing = packet.rationales.filter((r) => !r.covered).map((r) => `“${r.rationale.text}”`);
       if (missing.length > 0) reason = `The evidence does not cover ${missing.join(', ')}.`;

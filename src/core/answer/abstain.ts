@@ -323,7 +323,9 @@ export function abstentionSignals(input: SignalInput): AbstentionSignals {
   const agreement = denseTop.size === 0 ? null : lexTop.filter((id) => denseTop.has(id)).length / 5;
   const covered = packet.rationales.filter((r) => r.covered).length;
   const coverage = packet.rationales.length === 0 ? 1 : covered / packet.rationales.length;
-  const text = packet.sources.map((s) => sourceBody(s)).join('\n');
+  // A name counts as mentioned when a packed passage, its document's title or its heading trail
+  // holds it: a filing names its company in the title and on every page, not in every chunk.
+  const text = packet.sources.map((s) => [s.title, ...s.headings, sourceBody(s)].join('\n')).join('\n');
   const textTerms = new Set(termsOf(text));
   const entities = packet.rationales.filter((r) => r.rationale.kind === 'entity' && r.rationale.terms.length > 0);
   const missingEntities = entities

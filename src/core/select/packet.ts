@@ -4,6 +4,7 @@
  * citation ids, rationale coverage, every candidate with its full trace, the cutoff curve, the
  * token budget and the per-stage timings.
  */
+import type { LongDocumentProfile } from './long-document';
 import type { Candidate, TraceEntry } from '../types';
 import type { SelectionStage } from './common';
 import type { CutoffRule } from './cutoff';
@@ -50,6 +51,8 @@ export interface EvidencePacket {
   /** Cross-encoder id, or null when scores passed through. */
   readonly reranker: string | null;
   readonly mmr: { readonly applied: boolean; readonly singleFact: boolean };
+  /** Whether the pool was read as long documents (more evidence kept); null when the stage is off. */
+  readonly longDocument: LongDocumentProfile | null;
   /** Whether the question was read as asking about earlier versions. */
   readonly asksEarlier: boolean;
   /** Conflicts the verify stage found, with the citation ids of the packed passages on each side ([] when verify is off). */

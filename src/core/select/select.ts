@@ -21,13 +21,15 @@ import { EvidentError, assertKnownOptions } from '../errors';
 import type { AbortSignalLike, EvidenceLookup, SelectionStage } from './common';
 import { checkInt, clock, throwIfAborted, withEntry } from './common';
 import type { CutoffOptions } from './cutoff';
-import { cutoffCandidates } from './cutoff';
+import { cutoffCandidates, DEFAULT_CUTOFF_OPTIONS } from './cutoff';
 import type { DedupOptions } from './dedup';
-import { dedupCandidates } from './dedup';
+import { DEFAULT_DEDUP_OPTIONS, dedupCandidates } from './dedup';
 import type { ExpandOptions } from './expand';
 import { expandCandidates } from './expand';
+import type { LongDocumentOptions } from './long-document';
+import { longDocumentProfile } from './long-document';
 import type { MmrOptions } from './mmr';
-import { diversify } from './mmr';
+import { DEFAULT_MMR_OPTIONS, diversify } from './mmr';
 import type { PackOptions, TokenCounter } from './pack';
 import { packEvidence } from './pack';
 import type { EvidencePacket, RationaleReport, TimedStage } from './packet';
@@ -81,6 +83,8 @@ export interface SelectionOptions {
   readonly expand: Partial<ExpandOptions>;
   readonly dedup: Partial<DedupOptions>;
   readonly mmr: Partial<MmrOptions>;
+  /** Long-document pools keep more evidence (`long-document.ts`); null: off, for ablations only. */
+  readonly longDocument: Partial<LongDocumentOptions> | null;
   readonly pack: Partial<PackOptions>;
   /** Verify stage options (on by default with its defaults); null skips the stage, for ablations only. */
   readonly verify: Partial<VerifyOptions> | null;
@@ -97,6 +101,7 @@ export const DEFAULT_SELECTION_OPTIONS: SelectionOptions = Object.freeze({
   expand: Object.freeze({}),
   dedup: Object.freeze({}),
   mmr: Object.freeze({}),
+  longDocument: Object.freeze({}),
   pack: Object.freeze({}),
   verify: Object.freeze({}),
 });
@@ -230,7 +235,20 @@ export async function selectEvidence(
   t = clock();
   // The cutoff keeps the best candidate of a rationale nothing above the cut covers (`coverFloor`).
   const coverPairing = pairRationales(rationales, afterPriors, lookup, o.pairing);
-  const cut = cutoffCandidates(afterPriors, { maxKeep: o.maxEvidence, ...o.cutoff }, { covers: coverPairing.covers });
+  // A pool of long documents keeps more than its elbow (`long-document.ts`), within the upper bound.
+  const longDoc = o.longDocument
+    ? longDocumentProfile(
+        [...afterPriors].sort((a, b) => b.score - a.score),
+        lookup,
+        o.longDocument,
+      )
+    : null;
+  const cutOptions = { maxKeep: o.maxEvidence, ...o.cutoff };
+  const minKeep = Math.min(
+    Math.max(cutOptions.minKeep ?? DEFAULT_CUTOFF_OPTIONS.minKeep, longDoc?.minKeep ?? 0),
+    cutOptions.maxKeep ?? o.maxEvidence,
+  );
+  const cut = cutoffCandidates(afterPriors, { ...cutOptions, minKeep }, { covers: coverPairing.covers });
   const [afterCutoff, cutDropped] = record('cutoff', t, cut.kept, cut.dropped) as [Candidate[], Candidate[]];
 
   // 5. Expand.
@@ -255,12 +273,25 @@ export async function selectEvidence(
 
   // 6. Dedup.
   t = clock();
-  const deduped = dedupCandidates(afterExpand, { question, lookup, asksEarlier: priors.asksEarlier }, o.dedup);
+  const dedupOptions = longDoc?.perSection
+    ? {
+        ...o.dedup,
+        maxPerSection: Math.max(o.dedup.maxPerSection ?? DEFAULT_DEDUP_OPTIONS.maxPerSection, longDoc.perSection),
+      }
+    : o.dedup;
+  const deduped = dedupCandidates(afterExpand, { question, lookup, asksEarlier: priors.asksEarlier }, dedupOptions);
   const [afterDedup] = record('dedup', t, deduped.kept, deduped.dropped) as [Candidate[], Candidate[]];
 
   // 7. MMR.
   t = clock();
-  const diverse = diversify(afterDedup, { question, lookup, rationales }, { maxSelect: o.maxEvidence, ...o.mmr });
+  const mmrOptions = {
+    maxSelect: o.maxEvidence,
+    ...o.mmr,
+    ...(longDoc?.perDocument
+      ? { perDocument: Math.max(o.mmr.perDocument ?? DEFAULT_MMR_OPTIONS.perDocument, longDoc.perDocument) }
+      : {}),
+  };
+  const diverse = diversify(afterDedup, { question, lookup, rationales }, mmrOptions);
   const [afterMmr] = record('mmr', t, diverse.kept, diverse.dropped) as [Candidate[], Candidate[]];
   throwIfAborted(signal);
 
@@ -357,6 +388,7 @@ export async function selectEvidence(
     timings,
     reranker: reranked.reranker,
     mmr: { applied: diverse.applied, singleFact: diverse.singleFact },
+    longDocument: longDoc,
     asksEarlier: priors.asksEarlier,
     conflicts: verified ? citeConflicts(verified.conflicts, packed.sources) : [],
     flags: verified ? verified.flags.filter((f) => packed.sources.some((s) => s.candidateId === f.candidateId)) : [],
