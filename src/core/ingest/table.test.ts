@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { blockUnits } from './chunk';
 import { parseMarkdown } from './markdown';
-import { isHeaderRow, isValueCell, tableCells, tableLayout } from './table';
+import { contextTitleLines, isHeaderRow, isValueCell, tableCells, tableLayout } from './table';
 
 /** The layout of the first table of a one-section Markdown text. */
 function layoutOf(md: string): ReturnType<typeof tableLayout> & { rows: string[] } {
@@ -15,6 +15,14 @@ describe('table cells and header rows', () => {
   it('splits cells on unescaped pipes, without the outer ones', () => {
     expect(tableCells('| a | b \\| c |  |')).toEqual(['a', 'b | c', '']);
     expect(tableCells('a | b')).toEqual(['a', 'b']);
+  });
+
+  it("takes a context's title lines, not its header rows", () => {
+    expect(contextTitleLines('Years ended December 31 — (In millions)\n| | 2018 | 2017 |')).toEqual([
+      'Years ended December 31 — (In millions)',
+    ]);
+    expect(contextTitleLines('| | 2018 |')).toEqual([]);
+    expect(contextTitleLines(undefined)).toEqual([]);
   });
 
   it('reads numbers as values and years as labels', () => {

@@ -70,6 +70,15 @@ export function tableLayout(
   };
 }
 
+/**
+ * The title lines of a chunk's context (its lines that are not table rows): what names the table
+ * ("Consolidated Balance Sheets — (In thousands)"), without the column header's period labels.
+ */
+export function contextTitleLines(context: string | undefined): string[] {
+  if (context === undefined) return [];
+  return context.split('\n').filter((line) => line.trim() !== '' && !line.trimStart().startsWith('|'));
+}
+
 function headerRowCount(text: string, rows: readonly Span[], searchRows: number): number {
   const line = (i: number): string => text.slice((rows[i] as Span).start, (rows[i] as Span).end);
   let count = 0;
