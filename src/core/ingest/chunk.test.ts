@@ -587,7 +587,7 @@ describe('chunkDocument', () => {
             for (const c of chunks) {
               const inside = units.filter((u) => c.start <= u.start && u.end <= c.end);
               const table = inside.find((u) => u.table !== null)?.table;
-              if (table === undefined) continue;
+              if (table === undefined || table === null) continue;
               for (const u of inside) {
                 if (u.table === table) continue;
                 // The lead: the section's heading and short title paragraphs, before the table.
