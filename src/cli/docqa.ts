@@ -80,6 +80,10 @@ export interface QuestionResult {
   readonly answerProblem: string | null;
   readonly tokens: number;
   readonly askMs: number;
+  /** The abstention decision's signals and probability (to fit and check the release rule). */
+  readonly abstention: AskResult['abstention'];
+  /** A cited source (one the answer's sentences cite) lies on a gold page. */
+  readonly citedHit: boolean;
 }
 
 export const BASELINE_DEPTHS = [5, 20, 100] as const;
@@ -291,6 +295,10 @@ async function askOne(
     answerProblem: released ? releasedAnswerProblem(short ?? answer) : null,
     tokens: result.budget.used,
     askMs,
+    abstention: result.abstention,
+    citedHit: result.sources.some(
+      (s) => result.answer.sentences.some((x) => x.citationIds.includes(s.citationId)) && onGold(s.docId, s.chunkId),
+    ),
   };
 }
 

@@ -79,6 +79,10 @@ export interface AbstentionSignals {
    * otherwise (an explanation, a yes/no question, a claim to check). `factoid` when absent.
    */
   readonly questionKind?: QuestionKind;
+  /** Selection read the pool as long documents (`select/long-document.ts`). False when absent. */
+  readonly longDocument?: boolean;
+  /** The answer was read from a table cell chosen by row label and column header. False when absent. */
+  readonly tableCell?: boolean;
 }
 
 export const QUESTION_KINDS = ['factoid', 'descriptive'] as const;
@@ -104,6 +108,7 @@ export const ABSTENTION_REASONS = [
   'missing_premise',
   'uncovered',
   'low_scores',
+  'indirect',
 ] as const;
 export type AbstentionReason = (typeof ABSTENTION_REASONS)[number];
 
@@ -354,6 +359,8 @@ export function abstentionSignals(input: SignalInput): AbstentionSignals {
     settled: answer.votes?.settled ?? false,
     specificity: specificityOf(answer),
     questionKind,
+    longDocument: packet.longDocument?.long ?? false,
+    tableCell: answer.table !== undefined,
   };
 }
 
@@ -416,7 +423,19 @@ const SUGGESTIONS: Readonly<Record<AbstentionReason, string | null>> = Object.fr
   uncovered: 'The evidence covers only part of the question. Ask about one aspect at a time.',
   low_scores:
     'The evidence matches the question only weakly. Try a narrower question, or add the document that covers it.',
+  indirect:
+    'Read the closest passages below, or ask for one figure by its row and period (e.g. "accounts payable at December 31, 2018").',
 });
+
+/**
+ * Over long documents a description is released only when the descriptive model is this sure
+ * (fitted on the financebench dev half, `npm run eval -- --docqa`: every descriptive answer it
+ * released below 0.60 rested on no gold page; at 0.60 none is released there). A figure read
+ * from a table cell, or a typed short answer (a number or a date in a sentence), is decided as
+ * elsewhere. The passages about the question's topic that a 200-page filing always holds are not
+ * an answer: then the refusal shows them.
+ */
+export const LONG_DOCUMENT_DESCRIPTIVE_THRESHOLD = 0.6;
 
 /**
  * The rules that decide before the model: an unresolved conflict, no answer sentence, and for a
@@ -452,6 +471,9 @@ export function decideAbstention(
   const kind = kindOf(signals);
   const { model, threshold } = o[kind];
   const p = pCorrect(signals, model);
+  const indirect =
+    signals.longDocument === true && signals.tableCell !== true && !signals.typed && kind === 'descriptive';
+  if (indirect && p < Math.max(threshold, LONG_DOCUMENT_DESCRIPTIVE_THRESHOLD)) return decide(true, 'indirect', p);
   if (p >= threshold) return decide(false, 'none', p);
   const x = featureVector(signals);
   const z = (f: AbstentionFeature): number => standardised(x, f, model);

@@ -40,6 +40,7 @@ import { OPPOSITE_ROLE_WEIGHT, questionSide, sidesOf, tokenSpan } from './roles'
 import type { Conflict } from '../verify/conflict';
 import { REDACTION_MARK } from '../verify/injection';
 import type { AnswerType, KeyValue, ValueKind } from '../verify/values';
+import { tableCellAnswer, type TableCell } from './table-cell';
 import { answerTypeOf, compatibleKeys, dateParts, extractValues, foldText, kindAnswers } from '../verify/values';
 
 export interface AnswerSentence {
@@ -69,6 +70,8 @@ export interface Answer {
   readonly conflict: Conflict | null;
   /** 'extractive', or the generator's id. */
   readonly answerer: string;
+  /** The table cell the answer was read from (row label, column header, value), when it was. */
+  readonly table?: TableCell;
   /**
    * For a typed question: how many packed passages state the chosen value, its share of all votes,
    * the citation ids of those passages, and whether it is the value a resolved conflict on the
@@ -667,10 +670,52 @@ export function answerExtractive(input: ExtractiveInput, options: Partial<Extrac
   };
 }
 
-/** `answerExtractive` over a selection packet. */
+/**
+ * A question asking for a derived figure (a ratio, a growth rate, a change, an average, a
+ * margin): no single cell states it, so the table-cell answer is not tried.
+ */
+const DERIVED =
+  /\b(?:ratios?|growth|change[sd]?|average|margins?|turnover|percent(?:age)?|rates?|difference|compound|cagr|per\s+share)\b|%/iu;
+
+/** The table-cell answer as an `Answer` (the cell leads, quoted with its row, header and unit). */
+function cellAnswer(cell: TableCell): Answer {
+  const short: ShortAnswer = {
+    text: cell.unit ? `${cell.value} (in ${cell.unit})` : cell.value,
+    kind: 'number',
+    citationId: cell.citationId,
+  };
+  return {
+    kind: 'answer',
+    text: `${short.text} [${cell.citationId}]\n\n${cell.sentence} [${cell.citationId}]`,
+    sentences: [{ text: cell.sentence, citationId: cell.citationId, score: cell.matched, rationaleIds: [] }],
+    short,
+    conflict: null,
+    answerer: 'extractive',
+    votes: { sources: 1, share: 1, citationIds: [cell.citationId], settled: false, coverage: 1 },
+    table: cell,
+  };
+}
+
+/**
+ * `answerExtractive` over a selection packet. A figure the question asks for by its row and
+ * period is read from a table cell first (`table-cell.ts`), unless the evidence conflicts. Over
+ * long documents a short answer is a figure or a date, never a name-like span: there, a short
+ * capitalised span is most often a row label or a heading ("Net of Recoveries", "Equity Markets").
+ */
 export function answerFromPacket(packet: EvidencePacket, options: Partial<ExtractiveOptions> = {}): Answer {
-  return answerExtractive(
+  const answer = answerExtractive(
     { question: packet.question, sources: packet.sources, rationales: packet.rationales, conflicts: packet.conflicts },
     options,
   );
+  if (answer.kind === 'conflict') return answer;
+  const type = answerTypeOf(packet.question);
+  if (type !== 'yesno' && type !== 'date' && !DERIVED.test(packet.question)) {
+    const cell = tableCellAnswer(packet.question, packet.sources);
+    if (cell) return cellAnswer(cell);
+  }
+  if (packet.longDocument?.long && answer.kind === 'answer' && answer.short?.kind === 'entity') {
+    const body = answer.sentences.map((x) => `${x.text} [${x.citationId}]`).join(' ');
+    return { ...answer, text: body, short: null, votes: null };
+  }
+  return answer;
 }

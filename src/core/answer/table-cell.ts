@@ -1,0 +1,158 @@
+/**
+ * A figure answered from a table cell, chosen by its row label and its column header.
+ *
+ * Financial statements and schedules answer "what is the FY2018 amount of accounts payable" in a
+ * cell: the row whose label the question names ("Accounts payable"), the column whose header is
+ * the period it asks for ("December 31, 2018"). Packed table chunks are Markdown rows (`| label |
+ * v1 | v2 |`) and carry their table's title and column header in the source's header line
+ * (`pack-text.ts`: "… — Consolidated Balance Sheets (In thousands) | | December 31, 2018 | …").
+ *
+ * A row is a candidate when every content term of its label is a term of the question, and at
+ * least `minLabelTerms` of them (or all, for a shorter label) are: a label the question only
+ * touches ("Total", "Other") is no match. The column is the one whose header holds a year the
+ * question names; when the question names years and no header holds one, the row is skipped —
+ * the period is never guessed. Without a year in the question the first value column is taken
+ * (statements lead with the latest period). Rows are ranked by matched label terms, then by the
+ * source's citation order. The answer quotes the value with its row label and header, and the
+ * table's unit when its title states one, so a person can check it on the page.
+ */
+import { assertKnownOptions } from '../errors';
+import type { PackedSource } from '../select/pack';
+import { termsOf } from '../select/rationales';
+import { checkInt } from '../select/common';
+
+export interface TableCellOptions {
+  /** Label terms the question must contain (all of a shorter label). Default 2. */
+  readonly minLabelTerms: number;
+}
+
+export const DEFAULT_TABLE_CELL_OPTIONS: TableCellOptions = Object.freeze({ minLabelTerms: 2 });
+
+export interface TableCell {
+  readonly citationId: string;
+  /** The row label as printed. */
+  readonly row: string;
+  /** The column header as printed ('' when the table has none). */
+  readonly column: string;
+  /** The cell as printed ("$302,578", "(1,577)"). */
+  readonly value: string;
+  /** "thousands", "millions", "billions" when the table's title states its unit. */
+  readonly unit: string | null;
+  /** Content terms of the label found in the question. */
+  readonly matched: number;
+  /** The answer sentence: value, row, column and unit. */
+  readonly sentence: string;
+}
+
+const cellsOf = (line: string): string[] | null => {
+  const t = line.trim();
+  if (!t.startsWith('|') || !t.endsWith('|') || t.length < 3) return null;
+  return t
+    .slice(1, -1)
+    .split('|')
+    .map((c) => c.trim());
+};
+
+const isDelimiter = (cells: readonly string[]): boolean =>
+  cells.length > 0 && cells.every((c) => /^:?-{3,}:?$/.test(c));
+
+/** A cell holding a figure: digits with separators, a sign, brackets or a currency mark; not a year alone. */
+const isValue = (cell: string): boolean =>
+  /\d/.test(cell) && /^[($€£¥-]*\s*[$€£¥]?\s*\(?-?[\d,.]+\)?\s*%?\)?$/u.test(cell) && !/^(?:19|20)\d{2}$/.test(cell);
+
+const YEAR = /\b(?:19|20)\d{2}\b/g;
+
+/** Years the question names: "FY2018", "fiscal 2018", "2018" (two-digit "FY18" too). */
+export function questionYears(question: string): Set<string> {
+  const years = new Set<string>();
+  for (const m of question.matchAll(/\b(?:fy|fiscal\s+(?:year\s+)?)?((?:19|20)\d{2})\b/giu)) years.add(m[1] as string);
+  for (const m of question.matchAll(/\bfy\s?'?(\d{2})\b/giu)) years.add(`20${m[1] as string}`);
+  return years;
+}
+
+const UNIT = /\((?:[^()]*\b)?(?:in|dollars in|amounts in|\$ in)\s+(thousands|millions|billions)\b[^()]*\)/iu;
+
+interface Table {
+  readonly header: readonly string[] | null;
+  readonly rows: readonly (readonly string[])[];
+  readonly unit: string | null;
+}
+
+/** The rows of a packed source and the header its context or its own text gives them. */
+function tableOf(source: PackedSource): Table | null {
+  const nl = source.text.indexOf('\n');
+  const headerLine = nl >= 0 ? source.text.slice(0, nl) : source.text;
+  const body = nl >= 0 ? source.text.slice(nl + 1) : '';
+  const lines = body.split('\n');
+  const rows: string[][] = [];
+  let header: string[] | null = null;
+  for (let i = 0; i < lines.length; i++) {
+    const cells = cellsOf(lines[i] as string);
+    if (!cells) continue;
+    if (isDelimiter(cells)) {
+      // The row(s) above the delimiter are the column header.
+      if (rows.length > 0) header = rows.pop() as string[];
+      continue;
+    }
+    rows.push(cells);
+  }
+  if (rows.length === 0) return null;
+  if (!header) {
+    // The context's column header: the last "| … |" run of the header line.
+    const m = headerLine.match(/\|(?:[^|]*\|)+\s*$/u);
+    const cells = m ? cellsOf(m[0]) : null;
+    if (cells && cells.some((c) => YEAR.test(c) || /\p{L}/u.test(c))) header = cells;
+    YEAR.lastIndex = 0;
+  }
+  const unit = (headerLine.match(UNIT) ?? body.match(UNIT))?.[1]?.toLowerCase() ?? null;
+  return { header, rows, unit };
+}
+
+/** The column of `row` to read: the header with an asked year, or the first value column. */
+function columnOf(row: readonly string[], header: readonly string[] | null, years: ReadonlySet<string>): number {
+  const valueColumns = row.map((c, i) => (i > 0 && isValue(c) ? i : -1)).filter((i) => i > 0);
+  if (valueColumns.length === 0) return -1;
+  if (years.size === 0) return valueColumns[0] as number;
+  if (!header) return -1;
+  // Headers and rows may differ by a leading label column: align from the right.
+  const offset = header.length - row.length;
+  for (const i of valueColumns) {
+    const h = header[i + offset] ?? '';
+    for (const y of h.match(YEAR) ?? []) if (years.has(y)) return i;
+  }
+  return -1;
+}
+
+/** The best table cell for the question among the packed sources, or null. */
+export function tableCellAnswer(
+  question: string,
+  sources: readonly PackedSource[],
+  options: Partial<TableCellOptions> = {},
+): TableCell | null {
+  assertKnownOptions(options, DEFAULT_TABLE_CELL_OPTIONS, 'tableCell');
+  const o: TableCellOptions = { ...DEFAULT_TABLE_CELL_OPTIONS, ...options };
+  checkInt('tableCell', 'minLabelTerms', o.minLabelTerms, 1, 20);
+  const qTerms = new Set(termsOf(question));
+  const years = questionYears(question);
+  let best: TableCell | null = null;
+  for (const source of sources) {
+    const table = tableOf(source);
+    if (!table) continue;
+    for (const row of table.rows) {
+      const label = (row[0] ?? '').replace(/[:\s]+$/u, '');
+      const terms = termsOf(label).filter((t) => !/^\d/.test(t));
+      if (terms.length === 0 || !terms.every((t) => qTerms.has(t))) continue;
+      if (terms.length < o.minLabelTerms) continue;
+      const col = columnOf(row, table.header, years);
+      if (col < 0) continue;
+      if (best && best.matched >= terms.length) continue;
+      const offset = table.header ? table.header.length - row.length : 0;
+      const column = table.header?.[col + offset] ?? '';
+      const value = row[col] as string;
+      const unit = table.unit;
+      const sentence = `${label}${column ? `, ${column}` : ''}: ${value}${unit ? ` (in ${unit})` : ''}.`;
+      best = { citationId: source.citationId, row: label, column, value, unit, matched: terms.length, sentence };
+    }
+  }
+  return best;
+}
