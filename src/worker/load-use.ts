@@ -10,8 +10,11 @@ import {
   initTfBackend,
   loadUseEmbedder,
   useShardPaths,
+  type TfBackendAttempt,
   type TfBackendName,
+  type TfBackendOptions,
   type TfBackendReport,
+  type UseArtifacts,
 } from '../models/use/use-embedder';
 import type { UseVocabulary } from '../models/use/tokenizer';
 import { throwIfAborted } from './abort-registry';
@@ -26,8 +29,8 @@ export interface LoadUseOptions {
   readonly signal?: AbortSignal;
   readonly onProgress?: (p: LoadProgress) => void;
   /**
-   * Backends to try, in order. WebGPU is listed first so the slot is reported ("not installed")
-   * rather than silently skipped; WASM is the working default; CPU is the last resort.
+   * Backends to try, in order. WebGPU first: used where an adapter exists and the warm-up runs,
+   * else reported with why not (Settings → Device); WASM is the working default; CPU the last resort.
    */
   readonly backends?: readonly TfBackendName[];
   /** WASM threads when cross-origin isolated (default `defaultWasmThreads()`); benchmarks vary it. */
@@ -60,23 +63,17 @@ export async function loadUseLite(options: LoadUseOptions): Promise<{ embedder: 
   // Each shard is its own exact-size buffer (model-files preallocates per file).
   const weights = useShardPaths(modelJson).map((p) => file(p).buffer as ArrayBuffer);
 
-  const report = await initTfBackend(options.backends ?? ['webgpu', 'wasm', 'cpu'], {
-    wasmPaths: options.wasmUrl.href,
-    ...(options.threads !== undefined ? { threads: options.threads } : {}),
-  });
-  throwIfAborted(signal);
-  const embedder = await loadUseEmbedder({ modelJson, weights, vocabulary });
-  const initMs = performance.now() - t0;
-
-  // First call compiles kernels and allocates; measured apart so the UI can show it.
-  const t1 = performance.now();
-  try {
-    await embedder.embed(['warm up'], { signal });
-  } catch (err) {
-    embedder.dispose();
-    throw err;
-  }
-  const warmupMs = performance.now() - t1;
+  const started = await startOnBackends(
+    { modelJson, weights, vocabulary },
+    options.backends ?? ['webgpu', 'wasm', 'cpu'],
+    {
+      wasmPaths: options.wasmUrl.href,
+      ...(options.threads !== undefined ? { threads: options.threads } : {}),
+    },
+    signal,
+  );
+  const { embedder, report, warmupMs } = started;
+  const initMs = performance.now() - t0 - warmupMs;
   onProgress?.({ phase: 'ready', loadedBytes: totalBytes, totalBytes });
 
   return {
@@ -92,6 +89,59 @@ export async function loadUseLite(options: LoadUseOptions): Promise<{ embedder: 
       warmupMs,
     },
   };
+}
+
+/**
+ * The first backend of `preferred` that initialises and embeds a warm-up text: the first call
+ * compiles kernels, so a GPU kernel that fails (or gives non-finite numbers) shows there, and the
+ * model is then loaded again on the backends after it (WASM). Warm-up time is measured apart.
+ */
+async function startOnBackends(
+  artifacts: UseArtifacts,
+  preferred: readonly TfBackendName[],
+  backendOptions: TfBackendOptions,
+  signal: AbortSignal | undefined,
+): Promise<{ embedder: Embedder; report: TfBackendReport; warmupMs: number }> {
+  const failed: TfBackendAttempt[] = [];
+  for (let rest = [...preferred]; ;) {
+    const report = await initTfBackend(rest, backendOptions);
+    throwIfAborted(signal);
+    const t1 = performance.now();
+    let embedder: Embedder | null = null;
+    let problem: string | null;
+    try {
+      embedder = await loadUseEmbedder(artifacts);
+      problem = warmUpProblem(await embedder.embed(['warm up'], { signal }));
+    } catch (err) {
+      if (err instanceof EvidentError && err.code === 'aborted') {
+        embedder?.dispose();
+        throw err;
+      }
+      problem = err instanceof Error ? err.message : String(err);
+    }
+    const warmupMs = performance.now() - t1;
+    const attempts = [...failed, ...report.attempts];
+    if (problem === null && embedder) return { embedder, report: { ...report, attempts }, warmupMs };
+    embedder?.dispose();
+    const next = rest.slice(rest.indexOf(report.backend) + 1);
+    if (report.backend !== 'webgpu' || next.length === 0) {
+      throw new EvidentError('model_load_failed', `The embedding model could not run on ${report.backend}: ${problem}`);
+    }
+    // The backends refused before it stay as they were; WebGPU's own attempt becomes a failure.
+    failed.push(...attempts.slice(0, -1), {
+      backend: 'webgpu',
+      ok: false,
+      reason: `the WebGPU backend started but a kernel failed in the warm-up embedding (${problem})`,
+    });
+    rest = next;
+  }
+}
+
+/** null when the warm-up vector is usable: finite and not all zero (a broken kernel gives either). */
+function warmUpProblem(vector: Float32Array): string | null {
+  if (!vector.every(Number.isFinite)) return 'the output has non-finite values';
+  if (vector.every((x) => x === 0)) return 'the output is all zeros';
+  return null;
 }
 
 /** The reason starts with the backends skipped, or with "Using" when none was (`models.ts` `modelDevices` reads that). */
@@ -121,7 +171,7 @@ async function describeBackend(report: TfBackendReport): Promise<BackendInfo> {
           : ' (not cross-origin isolated: single-threaded build only)')
       : report.backend === 'cpu'
         ? 'the plain JavaScript CPU backend (slow)'
-        : 'WebGPU';
+        : `WebGPU${gpuAdapterName()}`;
   return {
     name: report.backend,
     threads,
@@ -129,4 +179,13 @@ async function describeBackend(report: TfBackendReport): Promise<BackendInfo> {
     crossOriginIsolated: isolated,
     reason: skipped ? `${skipped}; using ${chosen}.` : `Using ${chosen}.`,
   };
+}
+
+/** " on vendor/architecture" of the adapter TF.js's WebGPU backend runs on (SwiftShader is a CPU emulation). */
+function gpuAdapterName(): string {
+  const backend = tf.backend() as unknown as { adapterInfo?: { vendor?: unknown; architecture?: unknown } };
+  const parts = [backend.adapterInfo?.vendor, backend.adapterInfo?.architecture].filter(
+    (x): x is string => typeof x === 'string' && x !== '',
+  );
+  return parts.length > 0 ? ` on ${parts.join('/')}` : '';
 }

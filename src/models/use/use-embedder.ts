@@ -6,7 +6,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { loadGraphModel, type GraphModel } from '@tensorflow/tfjs-converter';
 import { EvidentError } from '../../core/errors';
-import { defaultWasmThreads } from '../runtime-probe';
+import { defaultWasmThreads, probeWebGpu } from '../runtime-probe';
 import type { EmbedOptions, Embedder } from '../embedder';
 import { UseTokenizer, type UseVocabulary } from './tokenizer';
 
@@ -276,7 +276,10 @@ function describe(err: unknown): string {
 
 // ── Backend selection ────────────────────────────────────────────────────────────────────────
 
-/** TF.js backends in the order we prefer them. Only wasm and cpu are installed today. */
+/**
+ * TF.js backends in the order we prefer them. WebGPU is loaded only where `navigator.gpu` gives
+ * an adapter (its package is a separate chunk, fetched then); WASM is the working default.
+ */
 export const TF_BACKENDS = ['webgpu', 'wasm', 'cpu'] as const;
 export type TfBackendName = (typeof TF_BACKENDS)[number];
 
@@ -290,18 +293,29 @@ export interface TfBackendOptions {
   readonly threads?: number;
 }
 
+export interface TfBackendAttempt {
+  readonly backend: TfBackendName;
+  readonly ok: boolean;
+  readonly reason?: string;
+}
+
 export interface TfBackendReport {
   readonly backend: TfBackendName;
   /** Threads the wasm backend really uses (1 when single-threaded), null for other backends. */
   readonly threads: number | null;
   /** Every backend tried, in order, with why it failed; the chosen one last. */
-  readonly attempts: readonly { readonly backend: TfBackendName; readonly ok: boolean; readonly reason?: string }[];
+  readonly attempts: readonly TfBackendAttempt[];
 }
 
 const BACKEND_SETUP: Record<TfBackendName, (options: TfBackendOptions) => Promise<void>> = {
   webgpu: async () => {
-    // The ordered-list design keeps the slot: install @tensorflow/tfjs-backend-webgpu and import it here.
-    throw new Error('the WebGPU backend package (@tensorflow/tfjs-backend-webgpu) is not installed');
+    // Probe before importing: a machine without an adapter never downloads the backend's chunk.
+    const missing = await probeWebGpu();
+    if (missing !== null) throw new Error(missing);
+    const webgpu = await import('@tensorflow/tfjs-backend-webgpu');
+    // The package registers itself only where it sees `navigator.gpu`.
+    if (!tf.findBackendFactory('webgpu')) throw new Error('the TF.js WebGPU backend did not register in this context');
+    keepIntegersOnCpu(webgpu.WebGPUBackend.prototype as unknown as WebGpuBackendProto);
   },
   wasm: async (options) => {
     const wasm = await import('@tensorflow/tfjs-backend-wasm');
@@ -317,6 +331,54 @@ const BACKEND_SETUP: Record<TfBackendName, (options: TfBackendOptions) => Promis
   },
 };
 
+interface TensorRef {
+  readonly dataId: object;
+  readonly dtype: string;
+}
+
+interface WebGpuBackendProto {
+  uploadToGPU(dataId: object): void;
+  shouldExecuteOnCPU(inputs: readonly TensorRef[], sizeThreshold?: number): boolean;
+  readonly tensorMap: { get(dataId: object): { dtype: string; values: unknown } | undefined };
+  evidentIntegersOnCpu?: true;
+}
+
+const isInteger = (dtype: string): boolean => dtype === 'int32' || dtype === 'bool';
+
+/**
+ * USE lite's graph computes shapes and sizes from the token ids (integer tensors) and the
+ * converter reads them synchronously (`dataSync`: SparseToDense's output shape, Reshape's shape).
+ * TF.js's WebGPU backend runs integer ops over more than 1,000 elements on the GPU and drops a
+ * tensor's CPU copy once uploaded, so such a read needs its synchronous GPU readback (an
+ * OffscreenCanvas copy), which fails in Chromium 156 ("A valid external Instance reference no
+ * longer exists", SwiftShader, page and worker alike). So integer tensors keep their CPU copy
+ * and integer-only ops whose inputs have one run on the CPU (ids and shapes: a few KB per call);
+ * every float op — the model's compute — still runs on the GPU.
+ */
+function keepIntegersOnCpu(proto: WebGpuBackendProto): void {
+  if (proto.evidentIntegersOnCpu) return;
+  const upload = proto.uploadToGPU;
+  const onCpu = proto.shouldExecuteOnCPU;
+  proto.uploadToGPU = function (this: WebGpuBackendProto, dataId: object): void {
+    const data = this.tensorMap.get(dataId);
+    const values = data && isInteger(data.dtype) ? data.values : null;
+    upload.call(this, dataId);
+    if (data && values != null) data.values = values;
+  };
+  proto.shouldExecuteOnCPU = function (this: WebGpuBackendProto, inputs, sizeThreshold): boolean {
+    const integers = inputs.length > 0 && inputs.every((t) => isInteger(t.dtype));
+    return onCpu.call(this, inputs, integers ? Infinity : sizeThreshold);
+  };
+  proto.evidentIntegersOnCpu = true;
+}
+
+/** Why `tf.setBackend` refused a backend (TF.js only logs its own error). */
+function setBackendFailure(name: TfBackendName): string {
+  return name === 'webgpu'
+    ? 'the TF.js WebGPU backend failed to initialise (the GPU device could not be created)'
+    : `tf.setBackend('${name}') failed to initialise`;
+}
+
 /**
  * Tries `preferred` backends in order and activates the first that initialises. Throws
  * `model_load_failed` naming every failure when none does.
@@ -325,7 +387,7 @@ export async function initTfBackend(
   preferred: readonly TfBackendName[],
   options: TfBackendOptions = {},
 ): Promise<TfBackendReport> {
-  const attempts: { backend: TfBackendName; ok: boolean; reason?: string }[] = [];
+  const attempts: TfBackendAttempt[] = [];
   for (const name of preferred) {
     if (!(TF_BACKENDS as readonly string[]).includes(name)) {
       throw new EvidentError('invalid_option', `Unknown TF.js backend "${name}". Allowed: ${TF_BACKENDS.join(', ')}.`);
@@ -333,7 +395,7 @@ export async function initTfBackend(
     try {
       await BACKEND_SETUP[name](options);
       // setBackend resolves false (and logs) when the backend's own init fails.
-      if (!(await tf.setBackend(name))) throw new Error(`tf.setBackend('${name}') failed to initialise`);
+      if (!(await tf.setBackend(name))) throw new Error(setBackendFailure(name));
       await tf.ready();
       attempts.push({ backend: name, ok: true });
       return { backend: name, threads: name === 'wasm' ? await wasmThreads() : null, attempts };
