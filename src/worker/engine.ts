@@ -120,6 +120,16 @@ export interface IngestCallbacks {
   readonly deferIndex?: boolean;
 }
 
+/** A document stored and indexed, not yet embedded: `AddDocumentResult` without the embedding time. */
+export type StagedDocument = Omit<AddDocumentResult, 'embedMs'>;
+
+/** What `storeAndIndex` hands to `embedStaged`. */
+interface Staged {
+  readonly doc: StoredDoc;
+  readonly embedder: Embedder;
+  readonly result: StagedDocument;
+}
+
 /** How `load` made the library searchable lexically. */
 export type LexicalSource = 'stored' | 'rebuilt' | 'empty';
 
@@ -160,6 +170,8 @@ export class Engine {
   private storedFingerprint: string | null = null;
   private lexicalSave: Promise<void> = Promise.resolve();
   private lexicalSavePending = false;
+  /** The embedding of the documents staged so far (`stageDocument`), one after another. */
+  private embedQueue: Promise<void> = Promise.resolve();
 
   constructor(options: Partial<EngineOptions> = {}) {
     this.options = Object.freeze({ ...DEFAULT_ENGINE_OPTIONS, ...options });
@@ -398,6 +410,31 @@ export class Engine {
    * whole and searchable lexically, with the vectors embedded so far.
    */
   async addDocument(input: AddDocumentInput, cb: IngestCallbacks = {}): Promise<AddDocumentResult> {
+    return this.embedStaged(await this.storeAndIndex(input, cb), cb);
+  }
+
+  /**
+   * `addDocument` that returns once the document is stored and searchable by its words: its
+   * embedding is queued behind the documents staged before it (one at a time, in the order they
+   * were staged), so a batch parses and indexes its next file while earlier ones are embedded.
+   * `embedded` settles like `addDocument` would have (cancelled: `aborted`, the document stays).
+   */
+  async stageDocument(
+    input: AddDocumentInput,
+    cb: IngestCallbacks = {},
+  ): Promise<{ readonly stored: StagedDocument; readonly embedded: Promise<AddDocumentResult> }> {
+    const staged = await this.storeAndIndex(input, cb);
+    const embedded = this.embedQueue.then(() => this.embedStaged(staged, cb));
+    // The queue goes on after a failed or cancelled document; its own caller gets the error.
+    this.embedQueue = embedded.then(
+      () => undefined,
+      () => undefined,
+    );
+    return { stored: staged.result, embedded };
+  }
+
+  /** Chunks, stores (one transaction) and indexes a document; its embedding is left to `embedStaged`. */
+  private async storeAndIndex(input: AddDocumentInput, cb: IngestCallbacks): Promise<Staged> {
     validateInput(input);
     const embedder = this.embedderValue;
     if (!embedder) throw new EvidentError('model_not_found', 'Load the embedding model before adding documents.');
@@ -448,20 +485,26 @@ export class Engine {
     if (!cb.deferIndex) this.rebuild();
     const indexMs = performance.now() - t1;
     onProgress?.({ docId: meta.id, phase: 'index', done: chunks.length, total: chunks.length });
-
-    const t2 = performance.now();
-    if (this.options.vectors) await this.embedDocument(doc, embedder, signal, onProgress);
-    const embedMs = performance.now() - t2;
-    onProgress?.({ docId: meta.id, phase: 'done', done: chunks.length, total: chunks.length });
-    return {
+    const result: StagedDocument = {
       docId: meta.id,
       chunks: chunks.length,
       tokens: chunks.reduce((s, c) => s + c.tokens, 0),
       chunkMs,
-      embedMs,
       indexMs,
       replaced,
     };
+    return { doc, embedder, result };
+  }
+
+  /** Embeds a stored document's chunks (unless the engine is keyword-only), then reports it done. */
+  private async embedStaged({ doc, embedder, result }: Staged, cb: IngestCallbacks): Promise<AddDocumentResult> {
+    const t2 = performance.now();
+    throwIfAborted(cb.signal);
+    if (this.options.vectors) await this.embedDocument(doc, embedder, cb.signal, cb.onProgress);
+    const embedMs = performance.now() - t2;
+    const n = doc.chunks.length;
+    cb.onProgress?.({ docId: doc.meta.id, phase: 'done', done: n, total: n });
+    return { ...result, embedMs };
   }
 
   /**

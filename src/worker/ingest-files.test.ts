@@ -241,6 +241,50 @@ class HangingEmbedder implements Embedder {
   dispose(): void {}
 }
 
+/** WordHashEmbedder that holds every document embedding until `open()` (queries pass: they are single texts). */
+class GatedEmbedder implements Embedder {
+  private readonly inner = new WordHashEmbedder();
+  readonly id = this.inner.id;
+  readonly dim = this.inner.dim;
+  readonly maxTokens = this.inner.maxTokens;
+  started = 0;
+  private release: () => void = () => {};
+  private readonly opened = new Promise<void>((resolve) => (this.release = resolve));
+  countTokens(text: string): number {
+    return this.inner.countTokens(text);
+  }
+  async embed(texts: readonly string[], options?: EmbedOptions): Promise<Float32Array> {
+    if (options?.kind !== 'query') {
+      this.started++;
+      await this.opened;
+    }
+    return this.inner.embed(texts, options);
+  }
+  open(): void {
+    this.release();
+  }
+  dispose(): void {}
+}
+
+/**
+ * Parser hooks whose pdf.js never loads — a worker that died reading the PDF — or, with a signal,
+ * loads once it is aborted. `reached` resolves when the PDF's parse has started.
+ */
+function stuckPdfParser(signal?: AbortSignal): {
+  parse: typeof parse & { loadPdfjs: () => Promise<never> };
+  reached: Promise<void>;
+} {
+  let reached: () => void = () => {};
+  const started = new Promise<void>((resolve) => (reached = resolve));
+  const loadPdfjs = (): Promise<never> => {
+    reached();
+    return new Promise<never>((_resolve, reject) =>
+      signal?.addEventListener('abort', () => reject(new EvidentError('aborted', 'Cancelled.'))),
+    );
+  };
+  return { parse: { ...parse, loadPdfjs }, reached: started };
+}
+
 let dbCount = 0;
 const dbName = (): string => `evident-ingest-files-test-${dbCount++}`;
 const opened: Library[] = [];
@@ -291,9 +335,14 @@ function shape(e: Engine, docId: string) {
 describe('ingestFiles with the ingest queue (IndexedDB)', () => {
   it('a batch cut short resumes from the queued bytes: the PDF keeps its pages, the DOCX its headings', async () => {
     const name = dbName();
-    // 1. The first worker stores leave.md and hangs embedding it: the PDF and the DOCX wait in the queue.
-    const first = await startWorker(name, new HangingEmbedder(0));
-    void ingestFiles(first.engine, await batch(), { ...pdfOptions, queue: first.library }).catch(() => {});
+    // 1. The first worker stores leave.md and dies while reading the PDF (pdf.js never answers):
+    //    the PDF and the DOCX wait in the queue.
+    const first = await startWorker(name);
+    const stuck = stuckPdfParser();
+    void ingestFiles(first.engine, await batch(), { ...pdfOptions, parse: stuck.parse, queue: first.library }).catch(
+      () => {},
+    );
+    await stuck.reached;
     await until(async () => (await first.library.loadText()).documents.length === 1);
     const waiting = await first.library.queued();
     expect(waiting.map((e) => [e.docId, e.source.kind])).toEqual([
@@ -411,13 +460,56 @@ describe('ingestFiles with the ingest queue (IndexedDB)', () => {
   it('cancelling a batch drops the files not yet stored from the queue', async () => {
     const { engine: e, library } = await startWorker(dbName(), new HangingEmbedder(0));
     const c = new AbortController();
-    const run = ingestFiles(e, await batch(), { ...pdfOptions, queue: library, signal: c.signal });
+    // The PDF's parse waits for the cancel (then pdf.js loads and the parser sees the abort).
+    const held = stuckPdfParser(c.signal);
+    const run = ingestFiles(e, await batch(), { ...pdfOptions, parse: held.parse, queue: library, signal: c.signal });
+    await held.reached;
     await until(async () => (await library.loadText()).documents.length === 1);
     expect(await library.queued()).toHaveLength(2);
     c.abort();
     await expect(run).rejects.toMatchObject({ code: 'aborted' });
     expect(await library.queued()).toEqual([]);
     expect((await library.loadText()).documents.map((d) => d.id)).toEqual(['file:leave.md']);
+    // leave.md stays whole and searchable by its words; its embedding was cancelled with the batch.
+    expect(e.document('file:leave.md')).toMatchObject({ vectorState: 'pending' });
+  });
+
+  it('parses and indexes the next file while an earlier one is still embedding; vectors follow in file order', async () => {
+    const { engine: e, library } = await startWorker(dbName());
+    const gate = new GatedEmbedder();
+    e.setEmbedder(gate);
+    const stored: string[] = [];
+    const progress: string[] = [];
+    const run = ingestFiles(e, await batch(), {
+      ...pdfOptions,
+      queue: library,
+      onStored: (id) => stored.push(id),
+      onProgress: (p) => progress.push(`${p.fileId}:${p.phase}`),
+    });
+    // leave.md's first embedding call is held: the PDF and the DOCX are parsed, stored and searchable meanwhile.
+    await until(() => stored.length === 3);
+    expect(stored).toEqual(['file:leave.md', 'file:safety-report.pdf', 'file:onboarding.docx']);
+    expect(gate.started).toEqual(1);
+    expect(e.documents().map((d) => [d.docId, d.vectorState])).toEqual([
+      ['file:leave.md', 'pending'],
+      ['file:safety-report.pdf', 'pending'],
+      ['file:onboarding.docx', 'pending'],
+    ]);
+    const during = await e.search('ladder inspections', { k: 3 });
+    expect(during.hits[0]?.docId).toBe('file:safety-report.pdf');
+    expect(await library.queued()).toEqual([]);
+    gate.open();
+    const r = await run;
+    expect(r.files.map((f) => (f.ok ? f.docId : f.error.code))).toEqual([
+      'file:leave.md',
+      'file:safety-report.pdf',
+      'file:onboarding.docx',
+    ]);
+    expect(e.documents().every((d) => d.vectorState === 'complete')).toBe(true);
+    // Embedding in file order, each file's 'done' after its own 'embed'.
+    const done = progress.filter((p) => p.endsWith(':done'));
+    expect(done).toEqual(['m:done', 'p:done', 'd:done']);
+    expect(progress.indexOf('d:index')).toBeLessThan(progress.indexOf('m:done'));
   });
 
   it('a queue that cannot take the batch (a full disk) does not stop it: the files are ingested unqueued', async () => {

@@ -5,9 +5,12 @@
  * the document goes down the engine's add path (stored whole in one transaction, indexed
  * lexically, then embedded batch by batch).
  *
- * Files are ingested one at a time, in order. A file that cannot be read (a wrong type, a
+ * Files are parsed, chunked, stored and indexed one at a time, in order; each is searchable by its
+ * words once stored. Its embedding is queued behind the earlier files' (`Engine.stageDocument`),
+ * so the next file is parsed and indexed while earlier ones are still being embedded, and the
+ * call resolves once every file is embedded. A file that cannot be read (a wrong type, a
  * password, no text, a full disk) is reported with its error and the batch goes on; the library
- * is never left with part of a document. Cancelling stops the batch between steps.
+ * is never left with part of a document. Cancelling stops parsing and embedding between steps.
  *
  * With a queue (IndexedDB), the whole batch is first written to the ingest queue as the files'
  * own bytes (one transaction), and each entry leaves the queue in the transaction that stores its
@@ -29,13 +32,11 @@ import type { QueueEntry } from '../storage/schema';
 import { throwIfAborted } from './abort-registry';
 import type { AddDocumentInput, AddDocumentResult, AddDocumentsResult, BatchProgress, IngestProgress } from './api';
 import type { AddFilesResult, FileInput, FileOutcome, FileProgress } from './ask-api';
-import type { IngestCallbacks } from './engine';
+import type { Engine, IngestCallbacks } from './engine';
 import { toErrorValue } from './result';
 
-/** What ingest needs from the engine: its one-document add path. */
-export interface FileEngine {
-  addDocument(input: AddDocumentInput, cb?: IngestCallbacks): Promise<AddDocumentResult>;
-}
+/** What ingest needs from the engine: its one-document add path, embedding in the background. */
+export type FileEngine = Pick<Engine, 'stageDocument'>;
 
 /** The ingest queue (the `Library` in the worker). */
 export type FileQueue = Pick<Library, 'enqueue' | 'queued' | 'dequeue' | 'beginQueued'>;
@@ -163,18 +164,27 @@ export async function ingestFiles(
   throwIfAborted(signal);
   const seqs = await enqueueFiles(queue, files, options.parse?.maxBytes ?? DEFAULT_MAX_BYTES);
   const outcomes: FileOutcome[] = [];
+  const embedding = new Embedding();
   let index = 0;
   try {
     for (; index < files.length; index++) {
       const file = files[index] as FileInput;
       const seq = seqs[index];
+      const slot = index;
       throwIfAborted(signal);
       const at = { fileId: file.fileId, index, count: files.length };
+      const failed = async (err: unknown): Promise<void> => {
+        const error: EvidentErrorValue = toErrorValue(err);
+        if (error.code === 'aborted') throw err;
+        // Its error is reported now: it must not come back on the next start.
+        await drop(queue, seq);
+        outcomes[slot] = { fileId: file.fileId, ok: false, error };
+      };
       try {
         await countStart(queue, seq, file.name);
         const docId = fileDocId(file.name);
         let stored = false;
-        const { parsed, added } = await parseAndAdd(
+        const { parsed, staged } = await parseAndStage(
           engine,
           { docId, name: file.name, mime: file.mimeType, bytes: file.bytes, password: file.password },
           {
@@ -192,31 +202,56 @@ export async function ingestFiles(
             },
           },
         );
-        outcomes.push({
-          fileId: file.fileId,
-          ok: true,
-          docId,
-          title: parsed.title,
-          format: parsed.format,
-          chunks: added.chunks,
-          pages: parsed.pages ? parsed.pages.length : null,
-          replaced: added.replaced,
-          warnings: parsed.warnings.map((w) => w.message),
-        });
+        embedding.add(
+          staged.embedded.then((added) => {
+            outcomes[slot] = {
+              fileId: file.fileId,
+              ok: true,
+              docId,
+              title: parsed.title,
+              format: parsed.format,
+              chunks: added.chunks,
+              pages: parsed.pages ? parsed.pages.length : null,
+              replaced: added.replaced,
+              warnings: parsed.warnings.map((w) => w.message),
+            };
+          }, failed),
+        );
       } catch (err) {
-        const error: EvidentErrorValue = toErrorValue(err);
-        if (error.code === 'aborted') throw err;
-        // Its error is reported now: it must not come back on the next start.
-        await drop(queue, seq);
-        outcomes.push({ fileId: file.fileId, ok: false, error });
+        await failed(err);
       }
     }
+    await embedding.finish();
   } catch (err) {
     // Cancelled: the rest of the batch is not wanted any more (a document already stored stays).
     for (const seq of seqs.slice(index)) await drop(queue, seq);
+    await embedding.settle();
     throw err;
   }
   return { files: outcomes };
+}
+
+/** The batch's files still embedding in the background; the batch ends when they are done. */
+class Embedding {
+  private readonly pending: Promise<void>[] = [];
+
+  add(done: Promise<void>): void {
+    // Observed at once: a cancelled embedding rejects before `finish` looks at it.
+    done.catch(() => {});
+    this.pending.push(done);
+  }
+
+  /** Resolves when all are done; rejects with the first failure (cancelled: `aborted`) once all have settled. */
+  async finish(): Promise<void> {
+    const results = await Promise.allSettled(this.pending);
+    const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failure) throw failure.reason;
+  }
+
+  /** Waits for every one to settle, whatever the outcome (a cancelled batch stops them through its signal). */
+  async settle(): Promise<void> {
+    await Promise.allSettled(this.pending);
+  }
 }
 
 /**
@@ -233,42 +268,51 @@ export async function resumeQueued(
   if (!queue) return { added: [], failed: [] };
   const { signal, onProgress } = options;
   const entries = await queue.queued();
-  const added: AddDocumentResult[] = [];
-  const failed: AddDocumentsResult['failed'][number][] = [];
-  for (const [index, entry] of entries.entries()) {
-    throwIfAborted(signal);
-    let title = entry.title;
-    const report = (p: IngestProgress): void => onProgress?.({ ...p, index, count: entries.length, title });
-    const callbacks = {
-      ...options,
-      seq: entry.seq,
-      deferIndex: index < entries.length - 1,
-      onIngest: report,
-    };
-    try {
-      await countStart(queue, entry.seq, entry.fileName || entry.title);
-      if (entry.source.kind === 'bytes') {
-        const { added: result } = await parseAndAdd(
-          engine,
-          { docId: entry.docId, name: entry.fileName, mime: entry.source.mime, bytes: entry.source.bytes },
-          {
-            ...callbacks,
-            onParse: () => report({ docId: entry.docId, phase: 'chunk', done: 0, total: 0 }),
-            onParsed: (parsed) => (title = parsed.title),
-          },
-        );
-        added.push(result);
-      } else {
-        added.push(await engine.addDocument(textInput(entry), ingestCallbacks(callbacks)));
+  type Outcome = { added: AddDocumentResult } | { failed: AddDocumentsResult['failed'][number] };
+  const outcomes: Outcome[] = [];
+  const embedding = new Embedding();
+  try {
+    for (const [index, entry] of entries.entries()) {
+      throwIfAborted(signal);
+      let title = entry.title;
+      const report = (p: IngestProgress): void => onProgress?.({ ...p, index, count: entries.length, title });
+      const callbacks = { ...options, seq: entry.seq, deferIndex: index < entries.length - 1, onIngest: report };
+      const failed = async (err: unknown): Promise<void> => {
+        const error = toErrorValue(err);
+        if (error.code === 'aborted') throw err;
+        await drop(queue, entry.seq);
+        outcomes[index] = { failed: { docId: entry.docId, title, error } };
+      };
+      try {
+        await countStart(queue, entry.seq, entry.fileName || entry.title);
+        const staged =
+          entry.source.kind === 'bytes'
+            ? (
+                await parseAndStage(
+                  engine,
+                  { docId: entry.docId, name: entry.fileName, mime: entry.source.mime, bytes: entry.source.bytes },
+                  {
+                    ...callbacks,
+                    onParse: () => report({ docId: entry.docId, phase: 'chunk', done: 0, total: 0 }),
+                    onParsed: (parsed) => (title = parsed.title),
+                  },
+                )
+              ).staged
+            : await engine.stageDocument(textInput(entry), ingestCallbacks(callbacks));
+        embedding.add(staged.embedded.then((added) => void (outcomes[index] = { added }), failed));
+      } catch (err) {
+        await failed(err);
       }
-    } catch (err) {
-      const error = toErrorValue(err);
-      if (error.code === 'aborted') throw err;
-      await drop(queue, entry.seq);
-      failed.push({ docId: entry.docId, title, error });
     }
+    await embedding.finish();
+  } catch (err) {
+    await embedding.settle();
+    throw err;
   }
-  return { added, failed };
+  return {
+    added: outcomes.flatMap((o) => ('added' in o ? [o.added] : [])),
+    failed: outcomes.flatMap((o) => ('failed' in o ? [o.failed] : [])),
+  };
 }
 
 /** A queued text entry as the engine's input. */
@@ -304,12 +348,15 @@ function ingestCallbacks(steps: AddSteps): IngestCallbacks {
   };
 }
 
-/** Parses one file and adds it (its queue entry, if any, leaves the queue with the document). */
-async function parseAndAdd(
+/**
+ * Parses one file and stages it: stored and indexed when this resolves (its queue entry, if any,
+ * leaves the queue with the document), embedded when `staged.embedded` does.
+ */
+async function parseAndStage(
   engine: FileEngine,
   file: { docId: string; name: string; mime: string; bytes: ArrayBuffer; password?: string | undefined },
   steps: AddSteps,
-): Promise<{ parsed: ParsedDocument; added: AddDocumentResult }> {
+): Promise<{ parsed: ParsedDocument; staged: Awaited<ReturnType<FileEngine['stageDocument']>> }> {
   const { signal } = steps;
   steps.onParse?.(0, 0);
   const parsed = await parseDocument(new Uint8Array(file.bytes), {
@@ -340,6 +387,6 @@ async function parseAndAdd(
     ...(m.language ? { language: m.language } : {}),
     ...(parsed.pages ? { pages: parsed.pages } : {}),
   };
-  const added = await engine.addDocument(input, ingestCallbacks(steps));
-  return { parsed, added };
+  const staged = await engine.stageDocument(input, ingestCallbacks(steps));
+  return { parsed, staged };
 }
