@@ -169,7 +169,7 @@ export async function loadDocQa(dir: string): Promise<{ questions: DocQaQuestion
 // Ingesting as the app does
 
 /** The USE-lite tokenizer without the model: chunk sizes as the app's, and no vectors. */
-async function keywordsOnlyEmbedder(): Promise<Embedder> {
+export async function keywordsOnlyEmbedder(): Promise<Embedder> {
   const tokenizer = await loadUseTokenizer();
   return {
     id: 'keywords-only',
@@ -204,7 +204,7 @@ interface Ingested {
   readonly timeline: IngestTimeline;
 }
 
-async function ingestInto(engine: Engine, doc: string, file: string): Promise<Ingested> {
+export async function ingestInto(engine: Engine, doc: string, file: string): Promise<Ingested> {
   const t0 = performance.now();
   const parsed = await parseDocument(new Uint8Array(await readFile(file)), {
     ...nodePdfAssets(),

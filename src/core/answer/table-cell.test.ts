@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import type { PackedSource } from '../select/pack';
+import { questionYears, tableCellAnswer } from './table-cell';
+
+const source = (citationId: string, header: string, body: string): PackedSource => ({
+  citationId,
+  candidateId: `d#${citationId}`,
+  docId: 'd',
+  chunkId: `d#${citationId}`,
+  title: 'Filing',
+  headings: [],
+  start: 0,
+  end: body.length,
+  text: `${header}\n${body}`,
+  tokens: 50,
+  score: 1,
+  sourceType: 'official_filing',
+  status: 'current',
+  rationaleIds: [],
+  group: null,
+});
+
+const balanceSheet = source(
+  'S2',
+  '[S2] Filing › Item 8 › CONSOLIDATED BALANCE SHEETS (p. 57) — (In thousands, except share data) | | December 31, 2018 | December 31, 2017 |',
+  [
+    '| Current liabilities | | |',
+    '| Accounts payable | $302,578 | $255,028 |',
+    '| Construction payable | 311,793 | 474,807 |',
+    '| Total current liabilities | 2,925,024 | 2,634,419 |',
+  ].join('\n'),
+);
+const schedule = source(
+  'S1',
+  '[S1] Filing › SCHEDULE II (p. 103)',
+  [
+    '| | Balance at Beginning of Period | Provision for Doubtful Accounts | Balance at End of Period |',
+    '| --- | --- | --- | --- |',
+    '| Year Ended December 31, 2018 | $92,571 | $39,762 | $90,775 |',
+  ].join('\n'),
+);
+
+describe('tableCellAnswer', () => {
+  it('reads the cell of the row the question names, in the column of the year it asks for', () => {
+    const cell = tableCellAnswer('What is the year end FY2018 amount of accounts payable?', [schedule, balanceSheet]);
+    expect(cell).toMatchObject({
+      citationId: 'S2',
+      row: 'Accounts payable',
+      column: 'December 31, 2018',
+      value: '$302,578',
+      unit: 'thousands',
+    });
+    expect(cell!.sentence).toBe('Accounts payable, December 31, 2018: $302,578 (in thousands).');
+    expect(tableCellAnswer('What were accounts payable at the end of 2017?', [balanceSheet])?.value).toBe('$255,028');
+  });
+
+  it('never guesses the period, and never answers from a label the question only touches', () => {
+    expect(tableCellAnswer('What were accounts payable in 2016?', [balanceSheet])).toBeNull();
+    // "Total" alone is no match; "current liabilities" names two of the three label terms only.
+    expect(tableCellAnswer('What is the total for 2018?', [balanceSheet])).toBeNull();
+    expect(tableCellAnswer('What were current liabilities in 2018?', [balanceSheet])).toBeNull();
+    expect(tableCellAnswer('What was total current liabilities in 2018?', [balanceSheet])?.value).toBe('2,925,024');
+  });
+
+  it('takes the header above a delimiter row, and the first value column without a year', () => {
+    const t = source(
+      'S3',
+      '[S3] Filing',
+      ['| | 2018 | 2017 |', '| --- | --- | --- |', '| Net sales | 32,765 | 31,657 |'].join('\n'),
+    );
+    expect(tableCellAnswer('What were net sales in 2017?', [t])?.value).toBe('31,657');
+    expect(tableCellAnswer('What were the net sales?', [t])).toMatchObject({
+      value: '32,765',
+      column: '2018',
+      unit: null,
+    });
+    expect(() => tableCellAnswer('x', [t], { minLabel: 1 } as never)).toThrow(/minLabel/);
+  });
+
+  it('reads fiscal years in the question', () => {
+    expect([...questionYears('FY2018 vs fiscal 2019, and FY17')].sort()).toEqual(['2017', '2018', '2019']);
+  });
+});
