@@ -22,6 +22,7 @@ import { abstentionSignals, decideAbstention, type AbstentionDecision } from '..
 import { answerFromPacket, sourceBody, type Answer } from '../core/answer/extractive';
 import { validateAnswer, type Validation } from '../core/answer/validate';
 import { EvidentError } from '../core/errors';
+import { inquire, searchOf } from '../core/inquiry';
 import { outcomeOf, type EvidencePacket } from '../core/select/packet';
 import type { CrossEncoder } from '../core/select/rerank';
 import { estimateTokens, type TokenCounter } from '../core/select/pack';
@@ -232,6 +233,19 @@ export async function ask(deps: AskDeps, question: string, cb: AskCallbacks = {}
 
   const elsewhere = await mentionedElsewhere(deps.engine, decision, signal);
   const verdict = outcomeOfAsk(answer, validation, decision, packet, elsewhere);
+  // Premise-directed inquiry (src/core/inquiry): when the first evidence leaves the question
+  // unresolved, follow-up queries for the record that would settle it; its rounds and its
+  // release decision go to the trail (the answer above stands: see DESIGN.md).
+  const inquiry = await inquire({
+    question: q,
+    outcome: verdict.outcome,
+    uncovered: packet.rationales.filter((r) => !r.covered).map((r) => r.rationale.text),
+    evidence: packet.sources.map((s) => ({ id: s.chunkId, docId: s.docId, title: s.title, text: sourceBody(s) })),
+    search: searchOf(deps.engine, signal),
+    vectorOf: (id) => deps.engine.vectorOf(id),
+    ...(signal ? { signal } : {}),
+  });
+  throwIfAborted(signal);
   onProgress?.({ phase: 'done' });
   return {
     question: q,
@@ -313,8 +327,10 @@ export async function ask(deps: AskDeps, question: string, cb: AskCallbacks = {}
       selectMs: t2 - t1,
       answerMs: t3 - t2,
       validateMs: t4 - t3,
+      inquiryMs: inquiry.trace.ms,
       totalMs: performance.now() - t0,
     },
+    inquiry: inquiry.trace,
   };
 }
 
