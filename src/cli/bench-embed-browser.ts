@@ -15,7 +15,11 @@
  *   (synthetic text without ../shared), interleaved rounds (`benchEmbedding`, as in Node);
  * - warm load: the page reloaded (model files from the browser's HTTP cache);
  * - memory with the model loaded: the WASM heap and, when isolated, the page + worker total from
- *   `performance.measureUserAgentSpecificMemory()`.
+ *   `performance.measureUserAgentSpecificMemory()`;
+ * - WebGPU beside WASM: the isolated page in a browser launched with `--enable-unsafe-webgpu`,
+ *   backends `webgpu → wasm`, at `webgpuBatches` (one round), when it gives an adapter. Headless
+ *   Chromium's adapter is SwiftShader (a CPU emulation): that row is labelled a correctness
+ *   figure, not a speed; on a machine with a real GPU it is the GPU's throughput.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -43,6 +47,11 @@ export interface EmbedBrowserOptions {
    * XNNPACK at most half the logical cores); null skips it.
    */
   readonly reportCores: number | null;
+  /**
+   * Batch sizes of the WebGPU row (a browser launched with `--enable-unsafe-webgpu`), run when it
+   * gives an adapter; empty skips it. Small: on SwiftShader a 120-token text takes seconds.
+   */
+  readonly webgpuBatches: readonly number[];
   readonly log: (msg: string) => void;
 }
 
@@ -52,11 +61,16 @@ export const DEFAULT_EMBED_BROWSER_OPTIONS: EmbedBrowserOptions = Object.freeze(
   rounds: 3,
   threads: [1, 2],
   reportCores: 4,
+  webgpuBatches: [1, 4],
   log: (msg: string) => console.log(msg),
 });
 
 export interface EmbedBrowserRow {
   readonly page: 'isolated' | 'not isolated';
+  /** Backend asked for first: 'webgpu' for the WebGPU row (which may fall back: see `cold.info.backend`). */
+  readonly asked: 'wasm' | 'webgpu';
+  /** The WebGPU row on a software adapter (SwiftShader): its figure checks correctness, not speed. */
+  readonly softwareGpu: boolean;
   readonly threadsAsked: number | null;
   /** Cores TF.js was told the machine has (null: the real count). */
   readonly reportedCores: number | null;
@@ -118,17 +132,23 @@ export async function runEmbedBrowserBench(
       url: string;
       threads: number | null;
       cores: number | null;
+      webgpu?: true;
     }[] = [
       { page: 'not isolated', url: plainUrl, threads: null, cores: null },
       ...o.threads.map((t) => ({ page: 'isolated' as const, url: isolatedUrl, threads: t, cores: null })),
       ...(o.reportCores !== null
         ? [{ page: 'isolated' as const, url: isolatedUrl, threads: Math.max(...o.threads), cores: o.reportCores }]
         : []),
+      ...(o.webgpuBatches.length > 0
+        ? [{ page: 'isolated' as const, url: isolatedUrl, threads: null, cores: null, webgpu: true as const }]
+        : []),
     ];
+    let gpuBrowser: Browser | null = null;
     const rows: EmbedBrowserRow[] = [];
     let cores = 0;
     for (const c of configs) {
-      const context = await browser.newContext();
+      if (c.webgpu) gpuBrowser ??= await launchChromium([...EXTRA_FLAGS, '--enable-unsafe-webgpu']);
+      const context = await (c.webgpu ? (gpuBrowser as Browser) : browser).newContext();
       const page = await context.newPage();
       const errors: string[] = [];
       page.on('pageerror', (e) => errors.push(e.message));
@@ -137,10 +157,11 @@ export async function runEmbedBrowserBench(
         await page.locator('#status[data-state="ready"]').waitFor({ timeout: 60_000 });
         return page.evaluate((args) => (window as unknown as { bench: EmbedBenchPage }).bench.run(args), {
           texts,
-          batches: o.batches,
-          minSeconds: o.minSeconds,
-          rounds: o.rounds,
+          batches: c.webgpu ? o.webgpuBatches : o.batches,
+          minSeconds: c.webgpu ? 0 : o.minSeconds,
+          rounds: c.webgpu ? 1 : o.rounds,
           loadOnly,
+          ...(c.webgpu ? { backends: ['webgpu', 'wasm'] as const } : {}),
           ...(c.threads !== null ? { threads: c.threads } : {}),
           ...(c.cores !== null ? { reportCores: c.cores } : {}),
         });
@@ -152,9 +173,23 @@ export async function runEmbedBrowserBench(
       const warm = await run(true);
       await context.close();
       if (errors.length > 0) throw new Error(`bench page errors: ${errors.join('; ')}`);
-      rows.push({ page: c.page, threadsAsked: c.threads, reportedCores: c.cores, cold, warm });
+      const reason = cold.info.backend.reason;
+      if (c.webgpu && cold.info.backend.name !== 'webgpu') {
+        o.log(`  WebGPU row skipped: ${reason}`);
+        continue;
+      }
+      rows.push({
+        page: c.page,
+        asked: c.webgpu ? 'webgpu' : 'wasm',
+        softwareGpu: Boolean(c.webgpu) && /swiftshader/i.test(reason),
+        threadsAsked: c.threads,
+        reportedCores: c.cores,
+        cold,
+        warm,
+      });
       o.log(describeRow(rows.at(-1) as EmbedBrowserRow));
     }
+    await gpuBrowser?.close();
     return { chromium: browser.version(), cores, rows };
   } finally {
     await browser?.close();
@@ -169,11 +204,29 @@ const mib = (b: number | null): string => (b === null ? '–' : `${f(b / 2 ** 20
 function describeRow(r: EmbedBrowserRow): string {
   const b = r.cold.info.backend;
   const tp = r.cold.throughput.map((t) => `b${t.batch} ${f(t.inputsPerSec, 1)}/s`).join(', ');
+  if (r.asked === 'webgpu') {
+    return `  WebGPU (${b.reason})${r.softwareGpu ? ' [software adapter: a correctness figure, not a speed]' : ''}: ${tp}; load cold ${f(r.cold.loadMs)} ms`;
+  }
   return `  ${r.page}${r.threadsAsked !== null ? `, ${r.threadsAsked} thread(s) asked` : ''}${r.reportedCores !== null ? `, TF.js told ${r.reportedCores} cores` : ''}: ${b.name} ${b.threads} thread(s)${b.simd ? ' SIMD' : ''}; ${tp}; load cold ${f(r.cold.loadMs)} ms, warm ${f(r.warm.loadMs)} ms`;
 }
 
 /** A Markdown table of the result (the README's form). */
 export function embedBrowserTable(res: EmbedBrowserResult): string {
+  const gpu = res.rows.filter((r) => r.asked === 'webgpu');
+  const wasm = embedWasmTable({ ...res, rows: res.rows.filter((r) => r.asked === 'wasm') });
+  if (gpu.length === 0)
+    return `${wasm}\n(WebGPU: no adapter in this Chromium, or the row was skipped; real-GPU throughput not measured)`;
+  const lines = gpu.map((r) => {
+    const tp = r.cold.throughput.map((t) => `batch ${t.batch} ${f(t.inputsPerSec, 2)}/s`).join(', ');
+    const label = r.softwareGpu
+      ? 'software adapter (SwiftShader): a correctness figure, not a speed; real-GPU throughput not measured'
+      : 'hardware adapter';
+    return `| ${r.cold.info.backend.reason} | ${tp} | ${f(r.cold.loadMs)} ms | ${label} |`;
+  });
+  return [wasm, '', '| WebGPU | inputs/s | load cold | note |', '|---|---|---:|---|', ...lines].join('\n');
+}
+
+function embedWasmTable(res: EmbedBrowserResult): string {
   const batches = res.rows[0]?.cold.throughput.map((t) => t.batch) ?? [];
   const head = `| page | WASM threads asked → used | ${batches.map((b) => `batch ${b}`).join(' | ')} | load cold (download + init + warm-up) | load warm | WASM heap | page + worker memory |`;
   const out = [head, `|---|---|${batches.map(() => '---:').join('|')}|---:|---:|---:|---:|`];
@@ -213,7 +266,7 @@ async function main(): Promise<void> {
     else if (a === '--json') json = argv[++i];
     else
       throw new Error(
-        `bench-embed-browser: unknown argument "${a}". Allowed: --seconds, --rounds, --threads, --report-cores N|none, --batches, --json FILE.`,
+        `bench-embed-browser: unknown argument "${a}". Allowed: --seconds, --rounds, --threads, --report-cores N|none, --batches, --webgpu-batches N,N|none, --json FILE.`,
       );
   }
   const res = await runEmbedBrowserBench(opts);

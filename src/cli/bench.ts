@@ -12,7 +12,10 @@
  *                searchable (lexical) and fully loaded (`bench-startup.ts`)
  *   --embed      the embedded USE-lite model, inputs/s at batch 1, 8, 32 on ~120-token chunks
  *   --embed-browser  the same in a Chromium worker, single vs multithreaded WASM (cross-origin
- *                isolated or not), load time cold and warm, memory (`bench-embed-browser.ts`)
+ *                isolated or not), load time cold and warm, memory, and WebGPU beside WASM when
+ *                an adapter exists (`bench-embed-browser.ts`)
+ *   --ingest-browser  30 PDFs dropped at once in a Chromium worker: drop → searchable and → fully
+ *                embedded, embedding overlapping parsing vs one file at a time (`bench-ingest-browser.ts`)
  *   --tune-peers the SciFact TRAIN grid the peers' best settings were chosen on (`bench-systems.ts`)
  *   --browser    also runs --peers / --dense / --fullquery inside headless Chromium (a worker,
  *                the same code, WASM SIMD for the scan; `bench-browser.ts`)
@@ -33,6 +36,7 @@ import { writeFileSync } from 'node:fs';
 import { loadUseEmbedderNode } from '../node/use-node';
 import { benchEmbedding } from './bench-embed';
 import { embedBrowserTable, runEmbedBrowserBench, type EmbedBrowserResult } from './bench-embed-browser';
+import { ingestBrowserTable, runIngestBrowserBench, type IngestBrowserResult } from './bench-ingest-browser';
 import { runBrowserBench, type BrowserBenchResult } from './bench-browser';
 import {
   buildLibrary,
@@ -55,7 +59,16 @@ import {
 import { runStartup, type StartupResult } from './bench-startup';
 import { syntheticChunks } from './bench-systems';
 
-const SECTIONS = ['peers', 'dense', 'fullquery', 'startup', 'embed', 'embed-browser', 'tune-peers'] as const;
+const SECTIONS = [
+  'peers',
+  'dense',
+  'fullquery',
+  'startup',
+  'embed',
+  'embed-browser',
+  'ingest-browser',
+  'tune-peers',
+] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Args {
@@ -195,6 +208,7 @@ async function main(): Promise<void> {
     chromium?: Record<string, unknown>;
     embed?: { batch: number; inputsPerSec: number }[];
     embedBrowser?: EmbedBrowserResult;
+    ingestBrowser?: IngestBrowserResult;
   } = { configs: [], dense: [], fullQuery: [] };
 
   if (args.sections.has('tune-peers')) console.log(await tunePeers(log));
@@ -284,6 +298,15 @@ async function main(): Promise<void> {
     );
     for (const r of out.embed) console.log(`  batch ${r.batch}: ${f(r.inputsPerSec)} inputs/s`);
     embedder.dispose();
+  }
+
+  if (args.sections.has('ingest-browser')) {
+    const res = await runIngestBrowserBench({ log });
+    if (typeof res === 'string') console.log(`\nChromium: ${res}`);
+    else {
+      out.ingestBrowser = res;
+      console.log(`\nbatch ingest in a Chromium worker (median of the rounds)\n${ingestBrowserTable(res)}`);
+    }
   }
 
   if (args.sections.has('embed-browser')) {

@@ -63,6 +63,11 @@ export interface IngestFilesOptions extends ParserSetup {
   readonly onStored?: (docId: string) => void;
   /** The ingest queue: the batch is queued as bytes first, so a reload resumes it. None: not resumable. */
   readonly queue?: FileQueue | null;
+  /**
+   * Default true: the next file is parsed and indexed while earlier ones are embedded. False: each
+   * file is embedded before the next is parsed (the benchmark's baseline, `bench-ingest-browser.ts`).
+   */
+  readonly overlap?: boolean;
 }
 
 export interface ResumeOptions extends ParserSetup {
@@ -202,7 +207,7 @@ export async function ingestFiles(
             },
           },
         );
-        embedding.add(
+        const embedded = embedding.add(
           staged.embedded.then((added) => {
             outcomes[slot] = {
               fileId: file.fileId,
@@ -217,6 +222,7 @@ export async function ingestFiles(
             };
           }, failed),
         );
+        if (options.overlap === false) await embedded;
       } catch (err) {
         await failed(err);
       }
@@ -235,10 +241,11 @@ export async function ingestFiles(
 class Embedding {
   private readonly pending: Promise<void>[] = [];
 
-  add(done: Promise<void>): void {
+  add(done: Promise<void>): Promise<void> {
     // Observed at once: a cancelled embedding rejects before `finish` looks at it.
     done.catch(() => {});
     this.pending.push(done);
+    return done;
   }
 
   /** Resolves when all are done; rejects with the first failure (cancelled: `aborted`) once all have settled. */

@@ -13,6 +13,7 @@ import {
   chunkByTokens,
   type EmbeddingThroughput,
 } from '../../../src/cli/bench-embed-core';
+import type { TfBackendName } from '../../../src/models/use/use-embedder';
 import type { EmbedderInfo } from '../../../src/worker/api';
 import { loadUseLite } from '../../../src/worker/load-use';
 
@@ -32,6 +33,8 @@ export interface EmbedBenchOptions {
    * measures what a second thread would give.
    */
   readonly reportCores?: number;
+  /** TF.js backends to try, in order (default WASM only; the WebGPU row passes `['webgpu', 'wasm']`). */
+  readonly backends?: readonly TfBackendName[];
 }
 
 export interface EmbedBenchRun {
@@ -68,7 +71,7 @@ const api = {
     const { embedder, info } = await loadUseLite({
       modelUrl: new URL('models/use-lite/', base),
       wasmUrl: new URL('vendor/tfjs/', base),
-      backends: ['wasm'],
+      backends: options.backends ?? ['wasm'],
       ...(options.threads !== undefined ? { threads: options.threads } : {}),
     });
     const loadMs = performance.now() - t0;
