@@ -122,6 +122,24 @@ export function sourceBody(source: Pick<PackedSource, 'text'>): string {
   return nl >= 0 ? source.text.slice(nl + 1) : '';
 }
 
+/**
+ * The chunk context a packed source's header line carries after its page ("… (p. 57) — (In
+ * thousands) | | December 31, 2018 | …": a table's title and column header), or ''. Only after a
+ * page marker: a title may hold " — " itself.
+ */
+export function sourceContext(source: Pick<PackedSource, 'text'>): string {
+  const nl = source.text.indexOf('\n');
+  const head = nl >= 0 ? source.text.slice(0, nl) : source.text;
+  const m = head.match(/\(p\. \d+\) — (.+)$/u);
+  return m ? (m[1] as string) : '';
+}
+
+/** What a claim may rest on: the source's context (a table's title and column header), then its body. */
+export function sourceEvidence(source: Pick<PackedSource, 'text'>): string {
+  const ctx = sourceContext(source);
+  return ctx ? `${ctx}\n${sourceBody(source)}` : sourceBody(source);
+}
+
 interface Scored {
   readonly text: string;
   readonly source: PackedSource;

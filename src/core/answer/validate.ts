@@ -28,7 +28,7 @@ import { termsOf } from '../select/rationales';
 import { splitSentences } from '../text/sentences';
 import type { EntailmentModel } from '../verify/nli';
 import { compatibleKeys, extractValues, foldText } from '../verify/values';
-import { sourceBody } from './extractive';
+import { sourceEvidence } from './extractive';
 
 /**
  * Share of claim terms that must appear in the cited passages. Fitted on SciFact train by
@@ -201,11 +201,11 @@ export async function validateAnswer(
       });
       continue;
     }
-    const evidence = known.map(sourceBody).join('\n');
+    const evidence = known.map(sourceEvidence).join('\n');
     const figures = unmatchedFigures(c.text, evidence);
     const score = lexicalSupport(c.text, evidence);
     if (input.entailment) {
-      pending.push({ k: checks.length, premises: known.map(sourceBody) });
+      pending.push({ k: checks.length, premises: known.map(sourceEvidence) });
       checks.push({ text: c.text, citations, unknown, supported: false, score: 0, method: 'nli', problem: null });
       continue;
     }

@@ -27,7 +27,7 @@ import { DEFAULT_DEDUP_OPTIONS, dedupCandidates } from './dedup';
 import type { ExpandOptions } from './expand';
 import { expandCandidates } from './expand';
 import type { LongDocumentOptions } from './long-document';
-import { longDocumentProfile } from './long-document';
+import { longDocumentProfile, type LongDocumentProfile } from './long-document';
 import type { MmrOptions } from './mmr';
 import { DEFAULT_MMR_OPTIONS, diversify } from './mmr';
 import type { PackOptions, TokenCounter } from './pack';
@@ -144,6 +144,35 @@ function independentAmong(v: VerifyResult, sources: readonly { readonly candidat
   return new Set(sources.map((s) => clusterOf.get(s.candidateId) ?? s.candidateId)).size;
 }
 
+/**
+ * A long-document pool keeps candidates past the elbow for its long documents only: a short
+ * document that falls below the elbow (a memo beside a filing) stays dropped, as without the stage.
+ */
+function onlyLongPastElbow(
+  kept: readonly Candidate[],
+  dropped: readonly Candidate[],
+  elbow: number,
+  profile: LongDocumentProfile,
+): { kept: Candidate[]; dropped: Candidate[] } {
+  const long = new Set(profile.documents.map((d) => d.docId));
+  const keep: Candidate[] = [];
+  const back: Candidate[] = [];
+  kept.forEach((c, i) => {
+    if (i < elbow || long.has(c.docId)) {
+      keep.push(c);
+      return;
+    }
+    const last = c.trace[c.trace.length - 1] as TraceEntry;
+    const entry: TraceEntry = {
+      ...last,
+      kept: false,
+      reason: `below the elbow (rank ${i + 1} > ${elbow}); past it only long documents' chunks are kept`,
+    };
+    back.push({ ...c, trace: [...c.trace.slice(0, -1), entry] });
+  });
+  return { kept: keep, dropped: [...back, ...dropped] };
+}
+
 /** Selects, orders and packs the evidence for one question. */
 export async function selectEvidence(
   input: SelectionInput,
@@ -249,7 +278,8 @@ export async function selectEvidence(
     cutOptions.maxKeep ?? o.maxEvidence,
   );
   const cut = cutoffCandidates(afterPriors, { ...cutOptions, minKeep }, { covers: coverPairing.covers });
-  const [afterCutoff, cutDropped] = record('cutoff', t, cut.kept, cut.dropped) as [Candidate[], Candidate[]];
+  const bounded = longDoc?.long ? onlyLongPastElbow(cut.kept, cut.dropped, cut.elbow, longDoc) : cut;
+  const [afterCutoff, cutDropped] = record('cutoff', t, bounded.kept, bounded.dropped) as [Candidate[], Candidate[]];
 
   // 5. Expand.
   t = clock();

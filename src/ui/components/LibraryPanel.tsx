@@ -3,6 +3,7 @@ import type { LibraryDocument } from '../../worker/api';
 import type { LibraryState } from '../session';
 import { formatMs } from '../format';
 import { ProgressBar } from './ProgressBar';
+import { SOURCE_TYPE_LABEL } from '../labels';
 
 const STATUS_LABEL = { current: 'current', superseded: 'superseded', draft: 'draft' } as const;
 const PHASE_LABEL = {
@@ -89,8 +90,8 @@ function DocumentList({
         <li key={d.docId} data-doc-id={d.docId} data-vector-state={d.vectorState}>
           <span className="doc-title">{d.title}</span>
           <span className="doc-meta">
-            <span className={`badge badge-${d.status}`}>{STATUS_LABEL[d.status]}</span> {d.sourceType.replace('_', ' ')}{' '}
-            · {d.chunks} chunk{d.chunks === 1 ? '' : 's'}
+            <span className={`badge badge-${d.status}`}>{STATUS_LABEL[d.status]}</span>{' '}
+            {SOURCE_TYPE_LABEL[d.sourceType] ?? d.sourceType} · {d.chunks} chunk{d.chunks === 1 ? '' : 's'}
             {d.vectors !== undefined && d.vectors < d.chunks && ` · ${d.vectors} with vectors`}
             {onRemove && (
               <>
