@@ -160,6 +160,7 @@ export async function runEmbedBrowserBench(
           batches: c.webgpu ? o.webgpuBatches : o.batches,
           minSeconds: c.webgpu ? 0 : o.minSeconds,
           rounds: c.webgpu ? 1 : o.rounds,
+          ...(c.webgpu ? { minInputs: 4 } : {}),
           loadOnly,
           ...(c.webgpu ? { backends: ['webgpu', 'wasm'] as const } : {}),
           ...(c.threads !== null ? { threads: c.threads } : {}),

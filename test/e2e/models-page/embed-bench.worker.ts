@@ -25,6 +25,8 @@ export interface EmbedBenchOptions {
   readonly batches: readonly number[];
   readonly minSeconds: number;
   readonly rounds: number;
+  /** Least inputs per batch size (default 64); the WebGPU row asks for few (SwiftShader takes seconds a text). */
+  readonly minInputs?: number;
   /** Load only (the warm-load measurement after a reload). */
   readonly loadOnly?: boolean;
   /**
@@ -95,6 +97,7 @@ const api = {
       batches: options.batches,
       minSeconds: options.minSeconds,
       rounds: options.rounds,
+      ...(options.minInputs !== undefined ? { minInputs: options.minInputs } : {}),
     });
     return {
       info,
