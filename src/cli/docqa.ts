@@ -268,9 +268,12 @@ async function askOne(
     ...new Set(result.sources.filter((s) => s.docId === q.doc).flatMap((s) => pagesOfChunk(s.docId, s.chunkId))),
   ].sort((a, b) => a - b);
   const pageHit = result.sources.some((s) => onGold(s.docId, s.chunkId));
-  const search = await engine.search(q.question, { k: 100 });
+  // The baselines read the same retrieval ask ran: its candidates keep their fused rank.
+  const ranked = result.candidates.filter((c) => c.retrievalRank !== null);
   const topHit: Record<string, boolean> = {};
-  for (const k of BASELINE_DEPTHS) topHit[`top${k}`] = search.hits.slice(0, k).some((h) => onGold(h.docId, h.chunkId));
+  for (const k of BASELINE_DEPTHS) {
+    topHit[`top${k}`] = ranked.some((c) => (c.retrievalRank as number) <= k && onGold(c.docId, c.id));
+  }
   const released = result.outcome === 'supported' || result.outcome === 'partial';
   const figures = figuresOf(q.answer);
   const goldPageText = q.evidence.map((e) => e.pageText ?? e.text).join('\n');

@@ -19,7 +19,7 @@
 import type { Candidate, Chunk, DocumentMeta, TraceEntry } from '../types';
 import { EvidentError, assertKnownOptions } from '../errors';
 import type { AbortSignalLike, EvidenceLookup, SelectionStage } from './common';
-import { checkInt, clock, throwIfAborted, withEntry } from './common';
+import { byScoreDesc, checkInt, clock, throwIfAborted, withEntry } from './common';
 import type { CutoffOptions } from './cutoff';
 import { cutoffCandidates, DEFAULT_CUTOFF_OPTIONS } from './cutoff';
 import type { DedupOptions } from './dedup';
@@ -266,11 +266,7 @@ export async function selectEvidence(
   const coverPairing = pairRationales(rationales, afterPriors, lookup, o.pairing);
   // A pool of long documents keeps more than its elbow (`long-document.ts`), within the upper bound.
   const longDoc = o.longDocument
-    ? longDocumentProfile(
-        [...afterPriors].sort((a, b) => b.score - a.score),
-        lookup,
-        o.longDocument,
-      )
+    ? longDocumentProfile([...afterPriors].sort(byScoreDesc), lookup, o.longDocument)
     : null;
   const cutOptions = { maxKeep: o.maxEvidence, ...o.cutoff };
   const minKeep = Math.min(
