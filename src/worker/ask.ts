@@ -368,6 +368,8 @@ const REASONS: Readonly<Record<string, string>> = Object.freeze({
   low_scores: 'The passages found match the question only weakly.',
   indirect:
     'The passages found are about the question’s subject, but none of them answers it directly (no sentence or table cell states the answer).',
+  computation:
+    'The answer is a calculation (a ratio, a change, an average or a trend) over figures in your documents; Evident quotes figures but does not compute them without a generator.',
 });
 
 /** What the user can do about each, without repeating the reason. */
@@ -379,6 +381,8 @@ const SUGGESTIONS: Readonly<Record<string, string>> = Object.freeze({
   low_scores: "Try a narrower question in the documents' own words, or add the document that covers it.",
   indirect:
     'Open the closest passages below, or ask for one figure by its row and period (for example “accounts payable at December 31, 2018”).',
+  computation:
+    'The passages below hold the figures it needs: ask for each by its row and period (for example “total current assets at December 31, 2022”), or load a generator in Settings → Models.',
 });
 
 /**

@@ -24,7 +24,7 @@ import { EvidentError } from '../core/errors';
 import { FlatIndex } from '../core/dense/flat-index';
 import { chunkDocument, contextualText } from '../core/ingest/chunk';
 import { assignPages } from '../core/ingest/pages';
-import { contextTitleLines } from '../core/ingest/table';
+import { contextTitleLines, sectionNames } from '../core/ingest/table';
 import { Bm25Index, DEFAULT_BM25_OPTIONS, DEFAULT_BM25_PARAMS, type Bm25Hit } from '../core/lexical/bm25';
 import {
   applyMetaPatch,
@@ -34,7 +34,9 @@ import {
   type VectorRecord,
 } from '../core/library-format';
 import { fuse, type FusionMode } from '../core/retrieval/fusion';
-import { searchWithTermWeights } from '../core/retrieval/term-weights';
+import { DEFAULT_SECTION_SEARCH, searchNamedSections, type SectionHitTrace } from '../core/retrieval/section-search';
+import { SectionIndex, type SectionedChunk } from '../core/retrieval/sections';
+import { weightedQuery } from '../core/retrieval/term-weights';
 import type { Candidate, Chunk, DocumentMeta, Hit, IndexableDoc, TraceEntry } from '../core/types';
 import { fnv1a64 } from '../core/util/hash';
 import type { Embedder } from '../models/embedder';
@@ -153,6 +155,8 @@ export class Engine {
   private readonly docs = new Map<string, StoredDoc>();
   private readonly chunks = new Map<string, ChunkRef>();
   private bm25: Bm25Index | null = null;
+  /** Section names of the indexed chunks (built on first search after a change). */
+  private sections: SectionIndex | null = null;
   private dense: FlatIndex | null = null;
   /** Embedder id of the vectors in `dense`. */
   private denseModel: string | null = null;
@@ -732,8 +736,17 @@ export class Engine {
 
     const t0 = performance.now();
     const queryTerms = bm25.analyze(query);
-    // Learned query-term weights: the one lexical search the CLIs' harnesses also run.
-    const lexical = searchWithTermWeights(bm25, queryTerms, { k: this.options.poolSize });
+    // Learned query-term weights: the one lexical search the CLIs' harnesses also run; then the
+    // search inside the sections the question names (a no-op where it names none).
+    const weighted = weightedQuery(bm25, queryTerms);
+    const named = this.sectionIndex(bm25).match(query);
+    const { hits: lexical, traces: sectionTraces } = searchNamedSections(
+      bm25,
+      weighted,
+      named,
+      bm25.searchWeighted(weighted, { k: this.options.poolSize }),
+      { ...DEFAULT_SECTION_SEARCH, k: this.options.poolSize },
+    );
     const lexicalMs = performance.now() - t0;
 
     let denseHits: Hit[] = [];
@@ -765,7 +778,7 @@ export class Engine {
     );
     const fuseMs = performance.now() - t3;
     const byId = new Map(lexical.map((h) => [h.id, h]));
-    const hits = fused.map((c, i) => this.toHit(c, i + 1, byId.get(c.id)));
+    const hits = fused.map((c, i) => this.toHit(c, i + 1, byId.get(c.id), sectionTraces.get(c.id)));
     return {
       query,
       hits,
@@ -776,7 +789,7 @@ export class Engine {
     };
   }
 
-  private toHit(c: Candidate, rank: number, lexical: Bm25Hit | undefined): SearchHit {
+  private toHit(c: Candidate, rank: number, lexical: Bm25Hit | undefined, section?: SectionHitTrace): SearchHit {
     const ref = this.chunks.get(c.id);
     if (!ref) throw new EvidentError('internal', `search: chunk ${c.id} is not in the library.`);
     const meta = ref.doc.meta;
@@ -789,6 +802,18 @@ export class Engine {
     const retrieval: TraceEntry[] = [];
     if (c.scores.bm25 !== undefined) {
       retrieval.push({ stage: 'bm25', score: c.scores.bm25, kept: true, detail: { rank: c.ranks.bm25 ?? null } });
+    }
+    if (section) {
+      retrieval.push({
+        stage: 'section',
+        score: section.bonus,
+        kept: true,
+        reason:
+          section.via === 'name'
+            ? `the question names “${section.section}”`
+            : `the measure asked for is computed from “${section.section}”`,
+        detail: { section: section.section, via: section.via },
+      });
     }
     if (c.scores.dense !== undefined) {
       retrieval.push({ stage: 'dense', score: c.scores.dense, kept: true, detail: { rank: c.ranks.dense ?? null } });
@@ -810,6 +835,25 @@ export class Engine {
     };
   }
 
+  /** The section names of the indexed chunks, for the questions that name one. */
+  private sectionIndex(bm25: Bm25Index): SectionIndex {
+    this.sections ??= SectionIndex.build(
+      this.sectionedChunks(),
+      (text) => bm25.analyze(text),
+      (term) => bm25.df(term),
+      bm25.size,
+    );
+    return this.sections;
+  }
+
+  private *sectionedChunks(): Iterable<SectionedChunk> {
+    for (const { meta, chunks } of this.docs.values()) {
+      for (const chunk of chunks) {
+        yield { id: chunk.id, docId: meta.id, docTitle: meta.title, names: sectionNames(chunk) };
+      }
+    }
+  }
+
   /** Brings the BM25 index up to date with the documents (incrementally when it can). */
   private rebuild(): void {
     if (!this.dirty) return;
@@ -824,6 +868,7 @@ export class Engine {
     }
     this.indexed = this.indexedNow();
     this.bm25Fingerprint = this.fingerprint();
+    this.sections = null;
     this.dirty = false;
     this.scheduleLexicalSave();
   }

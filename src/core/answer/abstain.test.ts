@@ -15,6 +15,7 @@ import {
 } from './abstain';
 import type { Answer } from './extractive';
 import { answerFromPacket } from './extractive';
+import { asksForComputation } from './computation';
 import { selectEvidence } from '../select/select';
 import { buildCorpus, candidate } from '../select/testing';
 
@@ -185,6 +186,48 @@ describe('abstentionSignals', () => {
     expect(s.margin).toBeCloseTo(1 / 3, 10);
     expect(s.missingEntities).toEqual(['Globex Corporation']);
     expect(decideAbstention(s).reason).toBe('missing_premise');
+  });
+});
+
+describe('long documents: computations and fiscal periods', () => {
+  it('refuses a computed answer over long documents unless a table cell gave it', () => {
+    const long = { ...base, longDocument: true, computation: true };
+    expect(decideAbstention(long)).toMatchObject({ abstain: true, reason: 'computation', pCorrect: null });
+    expect(decideAbstention(long).suggestion).toMatch(/row and period/);
+    expect(decideAbstention({ ...long, tableCell: true }).reason).not.toBe('computation');
+    expect(decideAbstention({ ...long, longDocument: false }).reason).not.toBe('computation');
+  });
+
+  it('asksForComputation: derived figures and yes/no trend or measure judgments', () => {
+    expect(asksForComputation('What is the FY2019 - FY2020 revenue growth rate?')).toBe(true);
+    expect(asksForComputation('DPO is defined as: 365 * (average accounts payable) / COGS. What is it?')).toBe(true);
+    expect(asksForComputation('Has Verizon increased its debt between 2021 and 2022?')).toBe(true);
+    expect(asksForComputation('Does Corning have positive working capital?')).toBe(true);
+    expect(asksForComputation('What is the year end FY2018 amount of accounts payable?')).toBe(false);
+    expect(asksForComputation('Is the office open on Sundays?')).toBe(false);
+  });
+
+  it('reads "FY2018", "FY2019 - FY2020" and "USD" as mentioned where the years are, never as missing names', async () => {
+    const c = buildCorpus([
+      {
+        id: 'f',
+        title: 'Acme Industries — Form 10-K, fiscal year ended December 31, 2020',
+        chunks: ['Total revenue was $9,497 million in 2020 and $4,713 million in 2019, reported by Acme Industries.'],
+      },
+    ]);
+    const candidates = [{ ...candidate('f#0', 0.03), scores: { fused: 0.03, bm25: 4 }, ranks: { bm25: 1 } }];
+    for (const [question, missing] of [
+      ['What was total revenue in FY2020 for Acme Industries in USD millions?', []],
+      ['What was total revenue over FY2019 - FY2020 for Acme Industries?', []],
+      ['What was total revenue in 2020 for Globex?', ['Globex']],
+    ] as const) {
+      const packet = await selectEvidence(
+        { question, candidates, chunks: c.chunks, documents: c.documents },
+        { verify: {} },
+      );
+      const s = abstentionSignals({ packet, answer: answerFromPacket(packet), candidates });
+      expect(s.missingEntities, question).toEqual(missing);
+    }
   });
 });
 

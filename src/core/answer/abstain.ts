@@ -40,6 +40,7 @@ import { termsOf } from '../select/rationales';
 import type { Answer } from './extractive';
 import { sourceBody } from './extractive';
 import { answerTypeOf, dateParts, extractValues } from '../verify/values';
+import { asksForComputation } from './computation';
 
 export interface AbstentionSignals {
   readonly answerScore: number;
@@ -83,6 +84,8 @@ export interface AbstentionSignals {
   readonly longDocument?: boolean;
   /** The answer was read from a table cell chosen by row label and column header. False when absent. */
   readonly tableCell?: boolean;
+  /** The question's answer is a computation over figures (computation.ts). False when absent. */
+  readonly computation?: boolean;
 }
 
 export const QUESTION_KINDS = ['factoid', 'descriptive'] as const;
@@ -109,6 +112,7 @@ export const ABSTENTION_REASONS = [
   'uncovered',
   'low_scores',
   'indirect',
+  'computation',
 ] as const;
 export type AbstentionReason = (typeof ABSTENTION_REASONS)[number];
 
@@ -314,6 +318,31 @@ export function documentMargin(packet: Pick<EvidencePacket, 'candidates'>, candi
   return next ? (top.s - Math.max(0, next.s)) / top.s : 1;
 }
 
+const PERIOD_PART = /^(?:(?:FY|CY|Q[1-4]|H[12])\s?['’]?(\d{2}|\d{4})?|(\d{4})|and|or|to|vs|versus|of|through|-|–|—)$/i;
+const CURRENCY_CODE = /^(?:USD|EUR|GBP|JPY|CHF|CAD|AUD|CNY|INR|SEK|NOK|DKK|HKD|SGD)$/;
+
+/**
+ * Names that are not what a question is about, or are mentioned in another form: a fiscal
+ * period ("FY2018", "FY2019 - FY2020", "H1 FY2023") is mentioned where its years are, since
+ * filings write "2018", not "FY2018"; a currency code ("USD") names the answer's unit; a
+ * one-letter fragment ("P" of "P&L", "M" of "3M") cannot be checked. A possessive
+ * ("JPM's") is read without its "'s".
+ */
+function periodOrUnitMentioned(name: string, textTerms: ReadonlySet<string>): boolean {
+  const t = name.trim().replace(/['’]s$/i, '');
+  if (CURRENCY_CODE.test(t) || t.replace(/[^\p{L}\p{N}]/gu, '').length <= 1) return true;
+  if (t !== name.trim() && termsOf(t).some((x) => textTerms.has(x))) return true;
+  const parts = t.split(/\s+|(?<=\d)(?=[-–—])|(?<=[-–—])(?=\S)/).filter((x) => x !== '');
+  const years: string[] = [];
+  for (const part of parts) {
+    const m = PERIOD_PART.exec(part);
+    if (!m) return false;
+    const y = m[1] ?? m[2];
+    if (y) years.push(y.length === 2 ? `20${y}` : y);
+  }
+  return years.every((y) => textTerms.has(y));
+}
+
 /** Reads the signals off the packet, the answer and the retrieval candidates. */
 export function abstentionSignals(input: SignalInput): AbstentionSignals {
   const { packet, answer, candidates } = input;
@@ -334,7 +363,9 @@ export function abstentionSignals(input: SignalInput): AbstentionSignals {
   const textTerms = new Set(termsOf(text));
   const entities = packet.rationales.filter((r) => r.rationale.kind === 'entity' && r.rationale.terms.length > 0);
   const missingEntities = entities
-    .filter((r) => !r.rationale.terms.some((t) => textTerms.has(t)))
+    .filter(
+      (r) => !r.rationale.terms.some((t) => textTerms.has(t)) && !periodOrUnitMentioned(r.rationale.text, textTerms),
+    )
     .map((r) => r.rationale.text);
   const questionKind = questionKindOf(packet.question);
   // A description has no answer value: the share of the rationales its lead sentence covers.
@@ -361,6 +392,8 @@ export function abstentionSignals(input: SignalInput): AbstentionSignals {
     questionKind,
     longDocument: packet.longDocument?.long ?? false,
     tableCell: answer.table !== undefined,
+    // A generator may compute it; the extractive reader only quotes.
+    computation: answer.answerer === 'extractive' && asksForComputation(packet.question),
   };
 }
 
@@ -425,6 +458,8 @@ const SUGGESTIONS: Readonly<Record<AbstentionReason, string | null>> = Object.fr
     'The evidence matches the question only weakly. Try a narrower question, or add the document that covers it.',
   indirect:
     'Read the closest passages below, or ask for one figure by its row and period (e.g. "accounts payable at December 31, 2018").',
+  computation:
+    'The figures it needs are in the closest passages below; ask for each by its row and period, or load a generator (Settings → Models) to compute it.',
 });
 
 /**
@@ -448,6 +483,8 @@ export function ruleOf(signals: AbstentionSignals): AbstentionReason | null {
   if (signals.conflict) return 'conflict';
   if (signals.answerScore <= 0) return 'insufficient';
   if (signals.missingEntities.length > 0 && kindOf(signals) === 'factoid') return 'missing_premise';
+  // Over long documents a computed answer is not quoted from one of its inputs.
+  if (signals.longDocument === true && signals.computation === true && signals.tableCell !== true) return 'computation';
   return null;
 }
 

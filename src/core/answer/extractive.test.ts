@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Conflict } from '../verify/conflict';
 import { REDACTION_MARK } from '../verify/injection';
-import { answerExtractive } from './extractive';
+import { answerExtractive, answerFromPacket } from './extractive';
+import { selectEvidence } from '../select/select';
+import { buildCorpus, candidate } from '../select/testing';
 import { source } from './testing';
 
 describe('answerExtractive', () => {
@@ -246,5 +248,48 @@ describe('answerExtractive on snippets and descriptions', () => {
     expect(a.votes).toBeNull();
     expect(a.sentences[0]!.text).toMatch(/^Trace-based compilation records/);
     expect(a.text).not.toMatch(/^Dynamo|^Hewlett/);
+  });
+});
+
+describe('answerFromPacket over long documents', () => {
+  /** A 50-chunk filing: the asked-about rows and sentences first, then filler. */
+  const filing = (lead: string[]) =>
+    buildCorpus([
+      {
+        id: 'f',
+        title: 'Acme Industries — Form 10-K',
+        chunks: [...lead, ...Array.from({ length: 48 }, (_, i) => `Filler paragraph ${i} about unrelated matters.`)],
+      },
+    ]);
+  const ask = async (question: string, lead: string[]) => {
+    const c = filing(lead);
+    const candidates = lead.map((_, i) => candidate(`f#${i}`, 1 - i * 0.01));
+    const padded = [
+      ...candidates,
+      ...Array.from({ length: 20 }, (_, i) => candidate(`f#${i + lead.length}`, 0.5 - i * 0.01)),
+    ];
+    const packet = await selectEvidence({ question, candidates: padded, chunks: c.chunks, documents: c.documents });
+    expect(packet.longDocument?.long).toBe(true);
+    return answerFromPacket(packet);
+  };
+
+  it('takes no figure the generic reader found in a table row (it cannot tell the column)', async () => {
+    const a = await ask('How much cash came from operations in 2020?', [
+      '| Net cash provided by operating activities | $381,603 | $465,699 |',
+    ]);
+    expect(a.short).toBeNull();
+    expect(a.table).toBeUndefined();
+  });
+
+  it('takes no number that labels a part of the document ("Note 12")', async () => {
+    const a = await ask('How many debt issuances were there in 2018?', [
+      'Refer to Note 12 for more detail of the debt issuances in 2018.',
+    ]);
+    expect(a.short).toBeNull();
+  });
+
+  it('keeps a figure stated in a sentence', async () => {
+    const a = await ask('How many employees did Acme have in 2018?', ['Acme had 93,516 employees at the end of 2018.']);
+    expect(a.short?.text).toMatch(/93,516/);
   });
 });

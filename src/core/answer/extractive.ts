@@ -40,6 +40,7 @@ import { OPPOSITE_ROLE_WEIGHT, questionSide, sidesOf, tokenSpan } from './roles'
 import type { Conflict } from '../verify/conflict';
 import { REDACTION_MARK } from '../verify/injection';
 import type { AnswerType, KeyValue, ValueKind } from '../verify/values';
+import { asksForDerivedFigure } from './computation';
 import { tableCellAnswer, type TableCell } from './table-cell';
 import { answerTypeOf, compatibleKeys, dateParts, extractValues, foldText, kindAnswers } from '../verify/values';
 
@@ -688,12 +689,15 @@ export function answerExtractive(input: ExtractiveInput, options: Partial<Extrac
   };
 }
 
-/**
- * A question asking for a derived figure (a ratio, a growth rate, a change, an average, a
- * margin): no single cell states it, so the table-cell answer is not tried.
- */
-const DERIVED =
-  /\b(?:ratios?|growth|change[sd]?|average|margins?|turnover|percent(?:age)?|rates?|difference|compound|cagr|per\s+share)\b|%/iu;
+/** "12" of "Refer to Note 12": a number that labels a part of the document is no answer. */
+function isReferenceNumber(sentence: string, value: string): boolean {
+  if (!/^\d{1,3}[A-Z]?$/.test(value.trim())) return false;
+  const escaped = value.trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(
+    String.raw`\b(?:notes?|items?|parts?|sections?|schedules?|exhibits?|pages?|rules?|articles?|annex|appendix|chapters?|clauses?)\s+${escaped}\b`,
+    'i',
+  ).test(sentence);
+}
 
 /** The table-cell answer as an `Answer` (the cell leads, quoted with its row, header and unit). */
 function cellAnswer(cell: TableCell): Answer {
@@ -727,11 +731,21 @@ export function answerFromPacket(packet: EvidencePacket, options: Partial<Extrac
   );
   if (answer.kind === 'conflict') return answer;
   const type = answerTypeOf(packet.question);
-  if (type !== 'yesno' && type !== 'date' && !DERIVED.test(packet.question)) {
+  if (type !== 'yesno' && type !== 'date' && !asksForDerivedFigure(packet.question)) {
     const cell = tableCellAnswer(packet.question, packet.sources);
     if (cell) return cellAnswer(cell);
   }
-  if (packet.longDocument?.long && answer.kind === 'answer' && answer.short?.kind === 'entity') {
+  // Over long documents a short answer is a figure from a cell chosen by row and period (above)
+  // or a value in a sentence; never a name-like span, and never a value the generic reader took
+  // from a table row, where it cannot tell which column the question asks for.
+  const fromRow =
+    answer.short !== null &&
+    answer.sentences.some(
+      (x) =>
+        x.citationId === answer.short?.citationId &&
+        (x.text.trimStart().startsWith('|') || isReferenceNumber(x.text, answer.short?.text ?? '')),
+    );
+  if (packet.longDocument?.long && answer.kind === 'answer' && (answer.short?.kind === 'entity' || fromRow)) {
     const body = answer.sentences.map((x) => `${x.text} [${x.citationId}]`).join(' ');
     return { ...answer, text: body, short: null, votes: null };
   }

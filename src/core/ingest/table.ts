@@ -79,6 +79,34 @@ export function contextTitleLines(context: string | undefined): string[] {
   return context.split('\n').filter((line) => line.trim() !== '' && !line.trimStart().startsWith('|'));
 }
 
+/**
+ * The names a chunk lies under, for matching a question that names a section
+ * (core/retrieval/sections.ts): its heading trail, its table's title lines, and the column
+ * header's cells that name the table rather than a column ("CONSOLIDATED STATEMENTS OF INCOME"
+ * set as a header row by the layout) — words only, no period or unit.
+ */
+export function sectionNames(chunk: {
+  readonly headings: readonly string[];
+  readonly context?: string | undefined;
+}): string[] {
+  // A title's lines are joined by " — " in the context ("3M Company — Consolidated Balance Sheet — At December 31").
+  const out = [...chunk.headings, ...contextTitleLines(chunk.context).flatMap((l) => l.split(' — '))];
+  if (chunk.context === undefined) return out;
+  for (const line of chunk.context.split('\n')) {
+    if (!line.trimStart().startsWith('|') || isDelimiterRow(line)) continue;
+    for (const cell of tableCells(line)) if (namesTable(cell)) out.push(cell);
+  }
+  return out;
+}
+
+const PERIOD_WORD =
+  /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b|\b(?:ended|ending|months|weeks|quarter|fiscal|year|years)\b/i;
+
+function namesTable(cell: string): boolean {
+  const words = cell.trim().split(/\s+/);
+  return words.length >= 2 && !/\d/.test(cell) && !cell.trim().startsWith('(') && !PERIOD_WORD.test(cell);
+}
+
 function headerRowCount(text: string, rows: readonly Span[], searchRows: number): number {
   const line = (i: number): string => text.slice((rows[i] as Span).start, (rows[i] as Span).end);
   let count = 0;
@@ -153,7 +181,11 @@ function isTitleLike(block: string, o: Readonly<TableOptions>): boolean {
   const chars = lines.reduce((n, l) => n + l.length, 0);
   // A thematic break ("---", "***") is a paragraph block too, and no title.
   const rule = lines.length === 1 && /^([-*_])(\s*\1){2,}$/.test(lines[0] as string);
-  return lines.length > 0 && lines.length <= o.maxTitleLines && chars <= o.maxTitleChars && !rule;
+  // A sentence ("See accompanying notes to the consolidated financial statements.") closes what
+  // is above; it does not name the table below.
+  const last = lines[lines.length - 1] ?? '';
+  const sentence = /[.!?]$/.test(last) && last.split(/\s+/).length >= 5;
+  return lines.length > 0 && lines.length <= o.maxTitleLines && chars <= o.maxTitleChars && !rule && !sentence;
 }
 
 function linesOf(block: string): string[] {

@@ -318,3 +318,20 @@ describe('BM25 against a plain reference (property)', () => {
     );
   });
 });
+
+describe('search within a set of ids', () => {
+  it('scores only the given ids, with the scores of the full search', () => {
+    const docs = ['cash flow cash', 'cash only', 'flow only', 'nothing here'].map((text, i) => ({
+      id: `d${i}`,
+      title: '',
+      headings: '',
+      text,
+    }));
+    const index = Bm25Index.build(docs);
+    const all = index.search('cash flow', { k: 10 });
+    const within = index.search('cash flow', { k: 10, within: new Set(['d1', 'd2', 'd3']) });
+    expect(within.map((h) => h.id).sort()).toEqual(['d1', 'd2']);
+    for (const h of within) expect(h.score).toBe(all.find((x) => x.id === h.id)?.score);
+    expect(index.search('cash flow', { k: 10, within: new Set() })).toEqual([]);
+  });
+});

@@ -97,9 +97,11 @@ export interface Bm25Hit extends Hit {
 export interface Bm25SearchOptions {
   /** How many hits to return. Default 10. */
   readonly k: number;
+  /** Only these ids compete (a search inside a section); null: all. Default null. */
+  readonly within: ReadonlySet<string> | null;
 }
 
-export const DEFAULT_BM25_SEARCH_OPTIONS: Readonly<Bm25SearchOptions> = Object.freeze({ k: 10 });
+export const DEFAULT_BM25_SEARCH_OPTIONS: Readonly<Bm25SearchOptions> = Object.freeze({ k: 10, within: null });
 
 /** Version of `SerializedBm25`; `deserialize` rejects any other. */
 export const BM25_SERIALIZATION_VERSION = 1;
@@ -436,7 +438,7 @@ export class Bm25Index {
    */
   searchWeighted(query: ReadonlyMap<string, number>, options: Partial<Bm25SearchOptions> = {}): Bm25Hit[] {
     assertKnownOptions(options, DEFAULT_BM25_SEARCH_OPTIONS, 'bm25 search');
-    const { k } = { ...DEFAULT_BM25_SEARCH_OPTIONS, ...options };
+    const { k, within } = { ...DEFAULT_BM25_SEARCH_OPTIONS, ...options };
     if (!Number.isInteger(k) || k < 0)
       throw new EvidentError('invalid_option', `bm25 search: k must be an integer ≥ 0, got ${k}.`);
     const q = this.queryTermIds(query);
@@ -461,9 +463,10 @@ export class Bm25Index {
       }
     }
     const top = new TopK(k);
+    const ids = this.p.ids;
     for (let i = 0; i < nTouched; i++) {
       const d = touched[i] as number;
-      top.push(d, acc[d] as number);
+      if (within === null || within.has(ids[d] as string)) top.push(d, acc[d] as number);
       acc[d] = 0;
     }
     return top.results().map(({ id, score }) => this.hit(id, score, q));

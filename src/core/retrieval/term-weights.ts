@@ -160,6 +160,15 @@ export function searchWithTermWeights(
   options: Partial<Bm25SearchOptions> = {},
   weighting: TermWeighting = {},
 ): Bm25Hit[] {
+  return index.searchWeighted(weightedQuery(index, terms, weighting), options);
+}
+
+/** The weighted query `searchWithTermWeights` scores (for searches that reuse it, such as inside sections). */
+export function weightedQuery(
+  index: Bm25Index,
+  terms: readonly string[],
+  weighting: TermWeighting = {},
+): Map<string, number> {
   const stats = weighting.stats ?? bm25TermStats(index);
-  return index.searchWeighted(toWeightedQuery(weighQueryTerms(terms, stats, weighting.coefficients)), options);
+  return toWeightedQuery(weighQueryTerms(terms, stats, weighting.coefficients));
 }

@@ -87,8 +87,24 @@ describe('selection over a long document', () => {
     expect(off.sources.length).toBeLessThan(packet.sources.length);
   });
 
-  it('never keeps more than the user’s upper bound', async () => {
-    const packet = await selectEvidence(input, { maxEvidence: 5, cutoff: { minKeep: 1, maxKeep: 5 } });
-    expect(packet.sources.length).toBeLessThanOrEqual(5);
+  it('lets the long-document floor pass the upper bound set for short passages, never more', async () => {
+    const floor = { minChunks: 40, minShare: 0.5, window: 20, minKeep: 9, perDocument: 20, perSection: 20 };
+    const packet = await selectEvidence(input, {
+      maxEvidence: 5,
+      cutoff: { minKeep: 1, maxKeep: 5 },
+      longDocument: floor,
+    });
+    expect(packet.sources.length).toBeGreaterThan(5);
+    expect(packet.sources.length).toBeLessThanOrEqual(9);
+    // A pool of short documents keeps the user's bound.
+    const short = await selectEvidence(
+      {
+        ...input,
+        candidates: [candidate('memo-a#0', 1), candidate('memo-b#0', 0.99), candidate('memo-a#1', 0.98)],
+      },
+      { maxEvidence: 2, cutoff: { minKeep: 1, maxKeep: 2 }, longDocument: floor },
+    );
+    expect(short.longDocument?.long).toBe(false);
+    expect(short.sources.length).toBeLessThanOrEqual(2);
   });
 });

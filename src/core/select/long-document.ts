@@ -36,9 +36,9 @@ export const DEFAULT_LONG_DOCUMENT_OPTIONS: LongDocumentOptions = Object.freeze(
   minChunks: 40,
   minShare: 0.5,
   window: 20,
-  minKeep: 12,
-  perDocument: 12,
-  perSection: 4,
+  minKeep: 20,
+  perDocument: 20,
+  perSection: 6,
 });
 
 export interface LongDocumentProfile {

@@ -268,10 +268,14 @@ export async function selectEvidence(
   const longDoc = o.longDocument
     ? longDocumentProfile([...afterPriors].sort(byScoreDesc), lookup, o.longDocument)
     : null;
-  const cutOptions = { maxKeep: o.maxEvidence, ...o.cutoff };
+  // Over long documents the profile's floor may exceed the upper bound set for short passages:
+  // a filing's answer lies among many near-equal chunks, and the token budget still trims.
+  const evidenceCap = Math.max(o.maxEvidence, longDoc?.minKeep ?? 0);
+  const userMax = o.cutoff.maxKeep ?? o.maxEvidence;
+  const cutOptions = { ...o.cutoff, maxKeep: Math.max(userMax, longDoc?.minKeep ?? 0) };
   const minKeep = Math.min(
     Math.max(cutOptions.minKeep ?? DEFAULT_CUTOFF_OPTIONS.minKeep, longDoc?.minKeep ?? 0),
-    cutOptions.maxKeep ?? o.maxEvidence,
+    cutOptions.maxKeep,
   );
   const cut = cutoffCandidates(afterPriors, { ...cutOptions, minKeep }, { covers: coverPairing.covers });
   const bounded = longDoc?.long ? onlyLongPastElbow(cut.kept, cut.dropped, cut.elbow, longDoc) : cut;
@@ -311,7 +315,7 @@ export async function selectEvidence(
   // 7. MMR.
   t = clock();
   const mmrOptions = {
-    maxSelect: o.maxEvidence,
+    maxSelect: evidenceCap,
     ...o.mmr,
     ...(longDoc?.perDocument
       ? { perDocument: Math.max(o.mmr.perDocument ?? DEFAULT_MMR_OPTIONS.perDocument, longDoc.perDocument) }
@@ -335,7 +339,7 @@ export async function selectEvidence(
         lookup,
         context: [...latest.values()].filter((c) => !selected.has(c.id)),
         asksEarlier: priors.asksEarlier,
-        maxKeep: o.maxEvidence,
+        maxKeep: evidenceCap,
         ...(input.entailment ? { entailment: input.entailment } : {}),
         ...(signal ? { signal } : {}),
       },

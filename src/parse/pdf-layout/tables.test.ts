@@ -56,6 +56,16 @@ describe('tables from positions', () => {
     expect(lines[table!.end]?.text).toMatch(/^The accompanying notes/);
   });
 
+  it('leaves the statement’s title above its column headings out of them', () => {
+    const size = 8;
+    const titled = [{ str: 'CONSOLIDATED STATEMENTS OF CASH FLOWS', x: 300, y: 752, size, width: 180 }, ...statement()];
+    const lines = linesOf(titled);
+    const [table] = findTables(lines);
+    expect(table?.header?.[1]).toBe('Years ended December 31 2018');
+    expect(lines[table!.start]?.text).toBe('Years ended December 31');
+    expect(lines[table!.start - 1]?.text).toBe('CONSOLIDATED STATEMENTS OF CASH FLOWS');
+  });
+
   it('finds no table in prose, nor in two lines of numbers', () => {
     const prose = linesOf(
       ['Revenue grew in 2018 by 12 percent.', 'Costs fell.', 'Margins rose to 31 percent in the year.'].flatMap(

@@ -115,6 +115,18 @@ function isHeaderLine(line: LayoutLine, cols: readonly { left: number; right: nu
 }
 
 /**
+ * A title over a table, not a column heading: one stretch of words, no figure or period, in
+ * capitals ("CONSOLIDATED STATEMENTS OF INCOME") or long for a column heading.
+ */
+function isTitleLine(line: LayoutLine): boolean {
+  const text = line.text.trim();
+  if (line.segments.length !== 1 || /\d/.test(text) || PERIOD.test(text)) return false;
+  const words = text.split(/\s+/).length;
+  const caps = /\p{Lu}/u.test(text) && !/\p{Ll}/u.test(text);
+  return (caps && words >= 2) || text.length >= 25;
+}
+
+/**
  * Header rows above `start`: header lines, possibly over a few label-only lines ("ASSETS",
  * "Current assets") that then lead the body. Null when there is no header line.
  */
@@ -135,6 +147,8 @@ function headerAbove(
     const line = lines[i] as LayoutLine;
     const below = lines[i + 1] as LayoutLine;
     if (line.y - below.y > gap * options.maxGapLines || line.y < below.y) break;
+    // The statement's title above its column headings stays out of them: it names the table.
+    if (found && isTitleLine(line)) break;
     if (!isHeaderLine(line, cols)) {
       if (found || lead.length >= 3 || line.segments.length > 1 || line.text.length > 60) break;
       lead.unshift(line.text);
