@@ -326,8 +326,9 @@ export async function runDocQa(dir: string, options: DocQaOptions = {}): Promise
   let ownEmbedder = false;
   if (lexicalOnly) embedder = await keywordsOnlyEmbedder();
   else if (!embedder) {
-    const { loadUseEmbedderNode } = await import('../node/use-node');
-    embedder = cached((await loadUseEmbedderNode()).embedder);
+    // Every core embeds (the cache's fill is bit-identical to one process; src/node/parallel-embedder.ts).
+    const { fillProcesses, loadUseEmbedderNode } = await import('../node/use-node');
+    embedder = cached((await loadUseEmbedderNode({ processes: fillProcesses() })).embedder);
     ownEmbedder = true;
   }
   const newEngine = (): Engine => {

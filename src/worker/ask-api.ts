@@ -148,6 +148,15 @@ export interface AskResult {
   readonly suggestion: string | null;
   readonly answer: AskAnswer;
   readonly sources: readonly AskSource[];
+  /**
+   * What the first evidence gave, when premise-directed inquiry settled the question instead
+   * (`answer` is then the released chain, answerer 'inquiry'); null or absent otherwise.
+   */
+  readonly firstPass?: {
+    readonly outcome: AskOutcome;
+    readonly reason: string | null;
+    readonly answer: AskAnswer;
+  } | null;
   readonly rationales: readonly AskRationale[];
   readonly conflicts: readonly AskConflict[];
   readonly flags: readonly AskFlag[];

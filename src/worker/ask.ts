@@ -23,6 +23,7 @@ import { answerFromPacket, sourceBody, type Answer } from '../core/answer/extrac
 import { validateAnswer, type Validation } from '../core/answer/validate';
 import { EvidentError } from '../core/errors';
 import { inquire, searchOf } from '../core/inquiry';
+import { inquiryAnswer } from './inquiry-answer';
 import { outcomeOf, type EvidencePacket } from '../core/select/packet';
 import type { CrossEncoder } from '../core/select/rerank';
 import { estimateTokens, type TokenCounter } from '../core/select/pack';
@@ -235,7 +236,7 @@ export async function ask(deps: AskDeps, question: string, cb: AskCallbacks = {}
   const verdict = outcomeOfAsk(answer, validation, decision, packet, elsewhere);
   // Premise-directed inquiry (src/core/inquiry): when the first evidence leaves the question
   // unresolved, follow-up queries for the record that would settle it; its rounds and its
-  // release decision go to the trail (the answer above stands: see DESIGN.md).
+  // release decision go to the trail, and a released chain becomes the answer (inquiry-answer.ts).
   const inquiry = await inquire({
     question: q,
     outcome: verdict.outcome,
@@ -246,12 +247,23 @@ export async function ask(deps: AskDeps, question: string, cb: AskCallbacks = {}
     ...(signal ? { signal } : {}),
   });
   throwIfAborted(signal);
+  const firstSources = packet.sources.map(toAskSource);
+  const settled = inquiryAnswer(
+    verdict.outcome,
+    inquiry.trace,
+    firstSources,
+    deps.engine.selectionView(
+      new Set(inquiry.trace.release.chain.map((id) => id.slice(0, Math.max(0, id.lastIndexOf('#'))))),
+    ),
+  );
+  const firstAnswer = toAskAnswer(answer, validation);
   onProgress?.({ phase: 'done' });
   return {
     question: q,
-    ...verdict,
-    answer: toAskAnswer(answer, validation),
-    sources: packet.sources.map(toAskSource),
+    ...(settled ? { outcome: 'supported' as const, reason: inquiry.trace.release.reason, suggestion: null } : verdict),
+    answer: settled ? settled.answer : firstAnswer,
+    sources: settled ? settled.sources : firstSources,
+    firstPass: settled ? { outcome: verdict.outcome, reason: verdict.reason, answer: firstAnswer } : null,
     rationales: packet.rationales.map((r) => ({
       id: r.rationale.id,
       text: r.rationale.text,

@@ -108,19 +108,28 @@ function chainFrom(head: InquiryRecord, evidence: readonly InquiryRecord[], maxH
  * subject (they name the entity and no other name, identifier or number).
  */
 export function chainAnswer(records: readonly InquiryRecord[], entity: readonly string[]): string {
-  const keep: string[] = [];
+  return chainSentences(records, entity)
+    .map((s) => s.text)
+    .join(' ');
+}
+
+/** `chainAnswer`'s sentences, each with the record it is quoted from. */
+export function chainSentences(
+  records: readonly InquiryRecord[],
+  entity: readonly string[],
+): { recordId: string; text: string }[] {
+  const keep: { recordId: string; text: string }[] = [];
   for (const r of records) {
     for (const s of sentencesOf(r.text)) {
-      if (!entity.some((e) => s.includes(e))) {
-        keep.push(s);
-        continue;
-      }
       let rest = s;
       for (const e of entity) rest = rest.split(e).join(' ');
-      if (namesIn(rest).length > 0 || identifiersIn(rest).length > 0 || /\d/u.test(rest)) keep.push(s);
+      const restates =
+        entity.some((e) => s.includes(e)) &&
+        !(namesIn(rest).length > 0 || identifiersIn(rest).length > 0 || /\d/u.test(rest));
+      if (!restates) keep.push({ recordId: r.id, text: s });
     }
   }
-  return keep.join(' ');
+  return keep;
 }
 
 /** What an answer asserts, for comparing two sources: its names and numbers, identifiers aside. */
@@ -132,7 +141,7 @@ function assertedValues(answer: string): string {
 }
 
 function notReleased(reason: string, unresolved: string | null, chain: readonly string[] = []): ReleaseDecision {
-  return { released: false, chain, answer: '', reason, unresolved };
+  return { released: false, chain, answer: '', sentences: [], reason, unresolved };
 }
 
 /** Decides whether the evidence releases an answer, and which. */
@@ -192,6 +201,7 @@ export function releaseGuard(input: ReleaseInput, options: Partial<ReleaseOption
     released: true,
     chain: best.chain.ids,
     answer: best.answer,
+    sentences: chainSentences(best.chain.records, entity),
     reason:
       hops === 0
         ? `Released: ${best.chain.ids[0]} is a binding record that names ${entity.join(', ')}.`

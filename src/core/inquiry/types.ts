@@ -81,6 +81,8 @@ export interface ReleaseDecision {
   readonly chain: readonly string[];
   /** The released answer (sentences of the chain), '' when not released. */
   readonly answer: string;
+  /** The released answer's sentences with the record each is quoted from (empty when not released). */
+  readonly sentences: readonly { readonly recordId: string; readonly text: string }[];
   /** Plain-language reason (which premise stayed unresolved, when not released). */
   readonly reason: string;
   /** The premise that stayed unresolved, when not released for that reason. */

@@ -33,11 +33,11 @@ export function AskPage({ store, question, onQuestionChange, canAsk, onOpenPassa
     void store.ask(question);
   };
   const result = ask.phase === 'done' ? ask.result : null;
-  const openCitation = (r: AskResult, citationId: string): void => {
+  const openCitation = (r: AskResult, citationId: string, view: 'page' | 'text' = 'text'): void => {
     const source = r.sources.find((s) => s.citationId === citationId);
     if (!source) return;
     const highlights = r.answer.sentences.filter((s) => s.citationIds.includes(citationId)).map((s) => s.text);
-    onOpenPassage({ docId: source.docId, chunkId: source.chunkId, citationId, highlights });
+    onOpenPassage({ docId: source.docId, chunkId: source.chunkId, citationId, highlights, view });
   };
   return (
     <div className="ask-page">
@@ -95,7 +95,7 @@ export function AskPage({ store, question, onQuestionChange, canAsk, onOpenPassa
             <SourceList
               result={result}
               feedback={feedback}
-              onOpen={(s) => openCitation(result, s.citationId)}
+              onOpen={(s) => openCitation(result, s.citationId, 'page')}
               onMark={(s, v) => void store.mark(s, v)}
             />
           </div>
@@ -139,6 +139,34 @@ function DraftAnswer({
   );
 }
 
+const FIRST_PASS: Readonly<Record<string, string>> = {
+  abstain: 'did not answer it',
+  conflict: 'disagreed',
+  partial: 'answered it only in part',
+  supported: 'answered it',
+};
+
+/** The answer came from premise-directed inquiry: say so, and what the first evidence gave. */
+function SettledByInquiry({ result }: { readonly result: AskResult }) {
+  const first = result.firstPass;
+  if (!first) return null;
+  const rounds = result.inquiry?.rounds.length ?? 0;
+  return (
+    <div className="muted answerer" data-testid="settled-by-inquiry">
+      <p>
+        Settled by {rounds === 1 ? 'a follow-up search' : `${rounds} follow-up searches`}: the first passages found{' '}
+        {FIRST_PASS[first.outcome] ?? first.outcome}, so Evident searched for the record that decides it (see “Inquiry”
+        in the trail). The sentences below are quoted from that record. {result.reason}
+      </p>
+      <details>
+        <summary>What the first passages gave</summary>
+        {first.reason && <p>{first.reason}</p>}
+        <p>{first.answer.text || 'No answer.'}</p>
+      </details>
+    </div>
+  );
+}
+
 /** Which model wrote the answer, and why a loaded generator did not, when it did not. */
 function Answerer({ models }: { readonly models: AskResult['models'] }) {
   return (
@@ -179,7 +207,7 @@ function AnswerView({ result, onCite }: { readonly result: AskResult; readonly o
         <h2 id="answer-heading">Answer</h2>
         <OutcomeBadge outcome={result.outcome} />
       </div>
-      <Answerer models={result.models} />
+      {result.firstPass ? <SettledByInquiry result={result} /> : <Answerer models={result.models} />}
       {result.outcome === 'abstain' ? (
         <>
           <div className="abstain-note">
