@@ -163,8 +163,8 @@ describe('library export format', () => {
   });
 
   const cases: [string, (h: Record<string, unknown>) => void, RegExp][] = [
-    ['another version', (h) => (h.version = 0), /has version 0; this version of Evident reads version 1/],
-    ['a newer version', (h) => (h.version = 2), /made by a newer Evident \(file version 2; .*update Evident/],
+    ['another version', (h) => (h.version = 0), /has version 0; this version of Evident reads versions 1 and 2/],
+    ['a newer version', (h) => (h.version = 3), /made by a newer Evident \(file version 3; .*update Evident/],
     ['another format', (h) => (h.format = 'zip'), /format/],
     [
       'a chunk of an unknown document',

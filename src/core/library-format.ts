@@ -15,6 +15,12 @@
  *            floats×4  binary section: every vector segment as float32, at its `offset` (in floats)
  * ```
  *
+ * Version 2 adds the PDFs' original bytes (the page view): the header gains `originals: [{ docId,
+ * docAddedAt, mime, pages, offset, length }]` and `originalBytes`, and those bytes follow the
+ * floats, each at its `offset` (in bytes from the end of the float section). A library without
+ * PDF originals is still written as version 1, so older Evidents read it; version 2 is refused by
+ * them with their "made by a newer Evident" message.
+ *
  * At most one vector segment per document: a library keeps two models' vectors (schema v5) but
  * exports only the active model's, so files stay version 1 and readable by every Evident that
  * reads version 1. A newer version is refused with a message that says to update.
@@ -99,6 +105,28 @@ export interface FeedbackRecord {
   readonly query?: string;
 }
 
+/** Characters [start, end) of a document's text that come from one page (1-based), as the parser found them. */
+export interface OriginalPage {
+  readonly page: number;
+  readonly start: number;
+  readonly end: number;
+}
+
+/**
+ * A PDF's own bytes, kept with its document so a citation can be shown on the page it came from
+ * (the page view). `pages` are the parser's page ranges in the document text: a chunk's offsets
+ * say which pages it lies on. Written and deleted in the transactions that write and delete the
+ * document (schema v6).
+ */
+export interface OriginalRecord {
+  readonly docId: string;
+  /** `addedAt` of the document version these bytes belong to. */
+  readonly docAddedAt: number;
+  readonly mime: 'application/pdf';
+  readonly bytes: Uint8Array;
+  readonly pages: readonly OriginalPage[];
+}
+
 /** Everything a library export holds. */
 export interface LibrarySnapshot {
   readonly documents: readonly DocumentRecord[];
@@ -106,6 +134,8 @@ export interface LibrarySnapshot {
   readonly vectors: readonly VectorRecord[];
   readonly priors: PriorState | null;
   readonly feedback: readonly FeedbackRecord[];
+  /** PDFs' original bytes (version 2 files; absent or empty in version 1). */
+  readonly originals?: readonly OriginalRecord[];
 }
 
 /** `pending` without rows, `complete` when every chunk has one. */
@@ -162,8 +192,8 @@ export function applyMetaPatch(doc: DocumentRecord, patch: DocumentMetaPatch, no
 // ---------------------------------------------------------------------------------------------
 
 export const LIBRARY_FORMAT = 'evident-library';
-/** Version of the export file; `decodeLibrary` rejects any other. */
-export const LIBRARY_FORMAT_VERSION = 1;
+/** Newest version of the export file (2: with PDF originals); `decodeLibrary` reads 1 and 2, rejects any other. */
+export const LIBRARY_FORMAT_VERSION = 2;
 export const LIBRARY_MAGIC: readonly number[] = Object.freeze([0x89, 0x45, 0x56, 0x4c, 0x49, 0x42, 0x0d, 0x0a]);
 const PREFIX_BYTES = LIBRARY_MAGIC.length + 4;
 
@@ -188,6 +218,9 @@ export const DEFAULT_IMPORT_LIMITS: Readonly<ImportLimits> = Object.freeze({
   maxDim: 4096,
   maxFeedback: 1_000_000,
 });
+
+/** Pages of one original a file may list (a PDF's page ranges). */
+const MAX_ORIGINAL_PAGES = 100_000;
 
 /** Field lengths (characters). */
 const LIMITS = Object.freeze({
@@ -227,6 +260,16 @@ function littleEndian(): boolean {
   return new Uint8Array(new Float32Array([1]).buffer)[3] === 0x3f;
 }
 
+interface OriginalEntry {
+  readonly docId: string;
+  readonly docAddedAt: number;
+  readonly mime: 'application/pdf';
+  readonly pages: readonly OriginalPage[];
+  /** Offset in bytes from the end of the float section. */
+  readonly offset: number;
+  readonly length: number;
+}
+
 interface VectorEntry {
   readonly docId: string;
   readonly embedderId: string;
@@ -264,9 +307,24 @@ export function encodeLibrary(snapshot: LibrarySnapshot, exportedAt = new Date()
     floats += v.data.length;
     return entry;
   });
+  const originals = snapshot.originals ?? [];
+  let originalBytes = 0;
+  const originalEntries: OriginalEntry[] = originals.map((o) => {
+    const entry: OriginalEntry = {
+      docId: o.docId,
+      docAddedAt: o.docAddedAt,
+      mime: o.mime,
+      pages: o.pages.map((p) => ({ page: p.page, start: p.start, end: p.end })),
+      offset: originalBytes,
+      length: o.bytes.length,
+    };
+    originalBytes += o.bytes.length;
+    return entry;
+  });
   const header = {
     format: LIBRARY_FORMAT,
-    version: LIBRARY_FORMAT_VERSION,
+    // Version 1 while there is nothing of version 2 in it: older Evidents keep reading such files.
+    version: originals.length > 0 ? 2 : 1,
     exportedAt: exportedAt.toISOString(),
     documents: snapshot.documents,
     chunks: snapshot.chunks,
@@ -274,15 +332,18 @@ export function encodeLibrary(snapshot: LibrarySnapshot, exportedAt = new Date()
     priors: snapshot.priors,
     feedback: snapshot.feedback.map(({ id: _id, ...f }) => f),
     floats,
+    ...(originals.length > 0 ? { originals: originalEntries, originalBytes } : {}),
   };
   const json = utf8().encode(JSON.stringify(header));
   const binaryStart = align4(PREFIX_BYTES + json.length);
-  const out = new Uint8Array(binaryStart + floats * 4);
+  const out = new Uint8Array(binaryStart + floats * 4 + originalBytes);
   out.set(LIBRARY_MAGIC, 0);
   new DataView(out.buffer).setUint32(LIBRARY_MAGIC.length, json.length, true);
   out.set(json, PREFIX_BYTES);
   const body = new Float32Array(out.buffer, binaryStart, floats);
   snapshot.vectors.forEach((v, i) => body.set(v.data, (vectors[i] as VectorEntry).offset));
+  const originalStart = binaryStart + floats * 4;
+  originals.forEach((o, i) => out.set(o.bytes, originalStart + (originalEntries[i] as OriginalEntry).offset));
   return out;
 }
 
@@ -321,20 +382,26 @@ export function decodeLibrary(bytes: Uint8Array, limits: Partial<ImportLimits> =
   if (!isPlainObject(header)) return bad('its header is not an object');
   const h = header as Record<string, unknown>;
   if (h.format !== LIBRARY_FORMAT) bad(`the format is ${JSON.stringify(h.format)}, expected "${LIBRARY_FORMAT}"`);
-  if (h.version !== LIBRARY_FORMAT_VERSION) {
+  if (h.version !== 1 && h.version !== 2) {
     if (typeof h.version === 'number' && h.version > LIBRARY_FORMAT_VERSION) {
       bad(
         `it was made by a newer Evident (file version ${h.version}; this one reads version ` +
           `${LIBRARY_FORMAT_VERSION}): update Evident (reload the page) and import it again`,
       );
     }
-    bad(`it has version ${String(h.version)}; this version of Evident reads version ${LIBRARY_FORMAT_VERSION}`);
+    bad(`it has version ${String(h.version)}; this version of Evident reads versions 1 and 2`);
   }
   const v = new Validator('library file');
   const floats = v.int(h.floats, 'floats', 0, Number.MAX_SAFE_INTEGER);
+  if (h.version === 1 && (h.originals !== undefined || h.originalBytes !== undefined)) {
+    bad('a version 1 file cannot hold original files');
+  }
+  const originalBytes = h.originalBytes === undefined ? 0 : v.int(h.originalBytes, 'originalBytes', 0, lim.maxBytes);
   const binaryStart = align4(PREFIX_BYTES + headerBytes);
-  if (binaryStart + floats * 4 !== bytes.length) {
-    bad(`its vector section has ${Math.max(0, bytes.length - binaryStart)} bytes, the header announces ${floats * 4}`);
+  if (binaryStart + floats * 4 + originalBytes !== bytes.length) {
+    bad(
+      `its vector section (with any original files) has ${Math.max(0, bytes.length - binaryStart)} bytes, the header announces ${floats * 4 + originalBytes}`,
+    );
   }
   if (!littleEndian()) throw new EvidentError('internal', 'Import needs a little-endian platform.');
   // Copy the vector section to an aligned buffer of its own (the input may sit at any offset).
@@ -425,7 +492,35 @@ export function decodeLibrary(bytes: Uint8Array, limits: Partial<ImportLimits> =
       bad(`feedback[${i}] names unknown chunk "${rec.chunkId}"`);
     return rec;
   });
-  return { documents: fixedDocs, chunks, vectors, priors, feedback };
+  const originalStart = binaryStart + floats * 4;
+  const originalDocs = new Set<string>();
+  const originals = v.array(h.originals ?? [], 'originals', lim.maxDocuments).map((raw, i): OriginalRecord => {
+    const e = v.originalEntry(raw, `originals[${i}]`);
+    const doc = docs.get(e.docId);
+    if (!doc) return bad(`originals[${i}] belong to document "${e.docId}", which is not in the file`);
+    if (doc.format !== 'pdf') bad(`originals[${i}] belong to "${e.docId}", which is not a PDF`);
+    if (originalDocs.has(e.docId)) bad(`document "${e.docId}" has two original files`);
+    originalDocs.add(e.docId);
+    if (e.docAddedAt !== doc.addedAt) bad(`the original of "${e.docId}" belongs to another version of it`);
+    if (e.offset + e.length > originalBytes) bad(`the original of "${e.docId}" runs past the end of the file`);
+    const data = bytes.slice(originalStart + e.offset, originalStart + e.offset + e.length);
+    if (!startsWithPdfSignature(data)) bad(`the original of "${e.docId}" is not a PDF`);
+    let last = 0;
+    for (const p of e.pages) {
+      if (p.start < last || p.end < p.start) bad(`the page ranges of "${e.docId}" are not in order`);
+      last = p.end;
+    }
+    return { docId: e.docId, docAddedAt: e.docAddedAt, mime: e.mime, bytes: data, pages: e.pages };
+  });
+  return { documents: fixedDocs, chunks, vectors, priors, feedback, ...(originals.length > 0 ? { originals } : {}) };
+}
+
+/** "%PDF-" within the first 1,024 bytes, where readers look for it. */
+function startsWithPdfSignature(b: Uint8Array): boolean {
+  const sig = [0x25, 0x50, 0x44, 0x46, 0x2d];
+  const end = Math.min(b.length - sig.length, 1024);
+  for (let i = 0; i <= end; i++) if (sig.every((c, j) => b[i + j] === c)) return true;
+  return false;
 }
 
 class ForbiddenKey extends Error {
@@ -573,6 +668,26 @@ class Validator {
       docAddedAt: this.time(o.docAddedAt, `${where}.docAddedAt`),
       offset: this.int(o.offset, `${where}.offset`, 0, Number.MAX_SAFE_INTEGER),
       rows,
+    };
+  }
+
+  originalEntry(x: unknown, where: string): OriginalEntry {
+    const o = this.obj(x, where);
+    const pages = this.array(o.pages, `${where}.pages`, MAX_ORIGINAL_PAGES).map((p, i) => {
+      const r = this.obj(p, `${where}.pages[${i}]`);
+      return {
+        page: this.int(r.page, `${where}.pages[${i}].page`, 1, 10_000_000),
+        start: this.int(r.start, `${where}.pages[${i}].start`, 0, Number.MAX_SAFE_INTEGER),
+        end: this.int(r.end, `${where}.pages[${i}].end`, 0, Number.MAX_SAFE_INTEGER),
+      };
+    });
+    return {
+      docId: this.id(o.docId, `${where}.docId`),
+      docAddedAt: this.time(o.docAddedAt, `${where}.docAddedAt`),
+      mime: this.oneOf(o.mime, `${where}.mime`, ['application/pdf'] as const),
+      pages,
+      offset: this.int(o.offset, `${where}.offset`, 0, Number.MAX_SAFE_INTEGER),
+      length: this.int(o.length, `${where}.length`, 1, Number.MAX_SAFE_INTEGER),
     };
   }
 

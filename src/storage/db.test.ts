@@ -33,7 +33,17 @@ describe('schema migrations', () => {
     const db = await openEvidentDb({ name: uniqueName() });
     expect(db.version).toBe(DB_VERSION);
     expect([...db.objectStoreNames].sort()).toEqual(
-      ['chunkSets', 'documents', 'feedback', 'ingestQueue', 'lexical', 'priors', 'settings', 'vectorSets'].sort(),
+      [
+        'chunkSets',
+        'documents',
+        'feedback',
+        'ingestQueue',
+        'lexical',
+        'originals',
+        'priors',
+        'settings',
+        'vectorSets',
+      ].sort(),
     );
     const tx = db.transaction(['documents', 'feedback', 'vectorSets'], 'readonly');
     expect([...tx.objectStore('documents').indexNames]).toEqual(['by-hash']);

@@ -63,6 +63,8 @@ interface V1Vectors {
  *   `vectors` is deleted. `settings.vectorModels` lists the stored models, the one with the most
  *   rows first (the model v4's startup loaded); the next switch of model trims the list to the
  *   active model and one previous (`src/storage/library.ts`).
+ * - v6: `originals` (a PDF's own bytes and page ranges, keyed by document id; the page view).
+ *   Documents stored before it have none: their citations open in the passage view.
  *
  * Exported with a target version so tests can build a database exactly as an older version did.
  */
@@ -154,6 +156,9 @@ export async function migrate(
     if (models.length > 0) writes.push(tx.objectStore('settings').put(models, 'vectorModels'));
     await Promise.all(writes);
     db.deleteObjectStore('vectors');
+  }
+  if (oldVersion < 6 && targetVersion >= 6) {
+    db.createObjectStore('originals', { keyPath: 'docId' });
   }
 }
 

@@ -22,6 +22,8 @@ import {
   type FeedbackRecord,
   type ImportLimits,
   type LibrarySnapshot,
+  type OriginalPage,
+  type OriginalRecord,
   type VectorRecord,
   type VectorState,
 } from '../core/library-format';
@@ -44,6 +46,8 @@ export interface PutDocumentInput {
   /** Every chunk of the document. */
   readonly chunks: readonly Chunk[];
   readonly vectors?: VectorRecord;
+  /** A PDF's own bytes and page ranges, kept for the page view (stored in the same transaction). */
+  readonly original?: { readonly bytes: Uint8Array; readonly pages: readonly OriginalPage[] };
   /** The ingest-queue entry the document came from: removed in the same transaction. */
   readonly dequeue?: number;
 }
@@ -82,7 +86,7 @@ export interface ImportSummary {
   readonly replaced: number;
 }
 
-type DocStores = ['documents', 'chunkSets', 'vectorSets', 'feedback', 'settings'];
+type DocStores = ['documents', 'chunkSets', 'vectorSets', 'originals', 'feedback', 'settings'];
 /** Any readwrite transaction that includes the stores a helper uses (the helper names them). */
 type AnyWriteTx = { objectStore(name: never): unknown };
 
@@ -102,7 +106,10 @@ export class Library {
    * replacing an earlier version with the same id. Resolves with whether it replaced one.
    */
   async putDocument(input: PutDocumentInput): Promise<{ replaced: boolean }> {
-    const { document: doc, chunks, vectors, dequeue } = input;
+    const { document: doc, chunks, vectors, dequeue, original } = input;
+    if (original && doc.format !== 'pdf') {
+      throw new EvidentError('internal', `putDocument: only a PDF keeps its original ("${doc.id}" is ${doc.format}).`);
+    }
     if (chunks.length !== doc.chunkCount || chunks.some((c) => c.docId !== doc.id)) {
       throw new EvidentError('internal', `putDocument: the chunks of "${doc.id}" do not match its record.`);
     }
@@ -116,12 +123,13 @@ export class Library {
     try {
       return await writeTx(
         this.db,
-        ['documents', 'chunkSets', 'vectorSets', 'feedback', 'settings', 'ingestQueue'],
+        ['documents', 'chunkSets', 'vectorSets', 'originals', 'feedback', 'settings', 'ingestQueue'],
         async (tx, keep) => {
           const replaced = (await keep(tx.objectStore('documents').get(doc.id))) !== undefined;
           if (replaced) await removeDocumentData(tx, keep, doc.id, { keepFeedback: true });
           keep(tx.objectStore('documents').put(record));
           keep(tx.objectStore('chunkSets').put(chunkSetOf(doc, chunks)));
+          if (original) keep(tx.objectStore('originals').put(originalOf(doc, original)));
           if (vectors) {
             await useModels(tx, keep, [vectors.embedderId], 0);
             keep(tx.objectStore('vectorSets').put(vectors));
@@ -168,7 +176,7 @@ export class Library {
 
   /** Removes a document with its chunks, every model's vectors, feedback and per-document priors. False when absent. */
   async deleteDocument(docId: string): Promise<boolean> {
-    const stores = ['documents', 'chunkSets', 'vectorSets', 'feedback', 'settings', 'priors'] as const;
+    const stores = ['documents', 'chunkSets', 'vectorSets', 'originals', 'feedback', 'settings', 'priors'] as const;
     return writeTx(this.db, [...stores], async (tx, keep) => {
       const doc = await keep(tx.objectStore('documents').get(docId));
       if (!doc) return false;
@@ -205,6 +213,17 @@ export class Library {
 
   async getDocument(docId: string): Promise<DocumentRecord | undefined> {
     return this.db.get('documents', docId);
+  }
+
+  /** A PDF's stored original (bytes and page ranges), or undefined: not a PDF, or stored before v6. */
+  async getOriginal(docId: string): Promise<OriginalRecord | undefined> {
+    const tx = this.db.transaction(['documents', 'originals'], 'readonly');
+    const [doc, original] = await Promise.all([
+      tx.objectStore('documents').get(docId),
+      tx.objectStore('originals').get(docId),
+      tx.done,
+    ]);
+    return doc && original && original.docAddedAt === doc.addedAt ? original : undefined;
   }
 
   async findByHash(bytesHash: string): Promise<DocumentRecord[]> {
@@ -382,7 +401,7 @@ export class Library {
    */
   async exportLibrary(): Promise<Uint8Array> {
     const tx = this.db.transaction(
-      ['documents', 'chunkSets', 'vectorSets', 'priors', 'feedback', 'settings'],
+      ['documents', 'chunkSets', 'vectorSets', 'originals', 'priors', 'feedback', 'settings'],
       'readonly',
     );
     const vectorSets = tx.objectStore('vectorSets');
@@ -393,16 +412,19 @@ export class Library {
         const active = modelsOf(value)[0];
         return active === undefined ? [] : vectorSets.getAll(modelRange(active));
       });
-    const [documents, sets, vectors, priors, feedback] = await Promise.all([
+    const [documents, sets, vectors, stored, priors, feedback] = await Promise.all([
       tx.objectStore('documents').getAll(),
       tx.objectStore('chunkSets').getAll(),
       activeVectors,
+      tx.objectStore('originals').getAll(),
       tx.objectStore('priors').get('state'),
       tx.objectStore('feedback').getAll(),
       tx.done,
     ]);
     const chunks = chunksOfDocuments(documents, sets, 'throw');
-    const snapshot: LibrarySnapshot = { documents, chunks, vectors, priors: priors ?? null, feedback };
+    const versions = new Map(documents.map((d) => [d.id, d.addedAt]));
+    const originals = stored.filter((o) => versions.get(o.docId) === o.docAddedAt);
+    const snapshot: LibrarySnapshot = { documents, chunks, vectors, priors: priors ?? null, feedback, originals };
     return encodeLibrary(snapshot);
   }
 
@@ -425,7 +447,7 @@ export class Library {
     try {
       return await writeTx(
         this.db,
-        ['documents', 'chunkSets', 'vectorSets', 'feedback', 'settings', 'priors', 'lexical'],
+        ['documents', 'chunkSets', 'vectorSets', 'originals', 'feedback', 'settings', 'priors', 'lexical'],
         async (tx, keep) => {
           let replaced = 0;
           // The file's models by rows, most first; they follow the active model (the same
@@ -434,7 +456,15 @@ export class Library {
           for (const v of snap.vectors) rowsOf.set(v.embedderId, (rowsOf.get(v.embedderId) ?? 0) + v.chunkIds.length);
           const fileModels = [...rowsOf].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([id]) => id);
           if (mode === 'replace') {
-            const stores = ['documents', 'chunkSets', 'vectorSets', 'feedback', 'priors', 'lexical'] as const;
+            const stores = [
+              'documents',
+              'chunkSets',
+              'vectorSets',
+              'originals',
+              'feedback',
+              'priors',
+              'lexical',
+            ] as const;
             for (const store of stores) {
               keep(tx.objectStore(store).clear());
             }
@@ -456,6 +486,7 @@ export class Library {
             keep(tx.objectStore('chunkSets').put(chunkSetOf(d, chunksOf.get(d.id) ?? [])));
           const models = await useModels(tx, keep, fileModels, 1, mode === 'replace');
           for (const v of snap.vectors) if (models.includes(v.embedderId)) keep(tx.objectStore('vectorSets').put(v));
+          for (const o of snap.originals ?? []) keep(tx.objectStore('originals').put(o));
           for (const f of snap.feedback) keep(tx.objectStore('feedback').add(f));
           if (
             snap.priors &&
@@ -478,7 +509,7 @@ export class Library {
   }
 }
 
-/** Deletes a document's record, chunks and vectors (and feedback) inside the caller's transaction. */
+/** Deletes a document's record, chunks, vectors and original (and feedback) inside the caller's transaction. */
 async function removeDocumentData(
   tx: AnyWriteTx,
   keep: <R>(request: Promise<R>) => Promise<R>,
@@ -487,6 +518,7 @@ async function removeDocumentData(
 ): Promise<void> {
   const t = tx as unknown as WriteTx<DocStores>;
   keep(t.objectStore('chunkSets').delete(docId));
+  keep(t.objectStore('originals').delete(docId));
   const vectorSets = t.objectStore('vectorSets');
   for (const key of await keep(vectorSets.index('by-doc').getAllKeys(docId))) keep(vectorSets.delete(key));
   keep(t.objectStore('documents').delete(docId));
@@ -561,6 +593,20 @@ async function useModels(
   for (const m of before) if (!kept.includes(m)) keep(t.objectStore('vectorSets').delete(modelRange(m)));
   keep(settings.put(kept, 'vectorModels'));
   return kept;
+}
+
+/** A PDF's original as its record: a copy of the bytes (the caller's buffer may be transferred later). */
+function originalOf(
+  doc: DocumentRecord,
+  original: { readonly bytes: Uint8Array; readonly pages: readonly OriginalPage[] },
+): OriginalRecord {
+  return {
+    docId: doc.id,
+    docAddedAt: doc.addedAt,
+    mime: 'application/pdf',
+    bytes: original.bytes.slice(),
+    pages: original.pages.map((p) => ({ page: p.page, start: p.start, end: p.end })),
+  };
 }
 
 /** A document's chunks as its one record, by ordinal. */

@@ -4,7 +4,13 @@
  * because the export file carries the same records.
  */
 import type { DBSchema } from 'idb';
-import type { DocumentFormat, DocumentRecord, FeedbackRecord, VectorRecord } from '../core/library-format';
+import type {
+  DocumentFormat,
+  DocumentRecord,
+  FeedbackRecord,
+  OriginalRecord,
+  VectorRecord,
+} from '../core/library-format';
 import type { SerializedBm25 } from '../core/lexical/bm25';
 import type { PriorState } from '../core/select/priors';
 import type { Chunk, DocStatus, SourceType } from '../core/types';
@@ -12,7 +18,7 @@ import type { Chunk, DocStatus, SourceType } from '../core/types';
 export const DB_NAME = 'evident';
 
 /** Current schema version; `db.ts` has one migration step per version. */
-export const DB_VERSION = 5;
+export const DB_VERSION = 6;
 
 /**
  * Embedding models whose vectors the library keeps: the active one and the one used before it
@@ -129,6 +135,14 @@ export interface EvidentDB extends DBSchema {
     /** Every model's segment of a document (deleted with it). */
     indexes: { 'by-doc': string };
   };
+  /**
+   * v6: a PDF's original bytes and page ranges (`OriginalRecord`), keyed by document id, for the
+   * page view. Written in the transaction that writes its document, deleted with it; only PDFs.
+   */
+  originals: {
+    key: string;
+    value: OriginalRecord;
+  };
   /** Out-of-line key: 'bm25'. */
   lexical: {
     key: 'bm25';
@@ -157,4 +171,12 @@ export interface EvidentDB extends DBSchema {
 }
 
 export type StoreName =
-  'documents' | 'chunkSets' | 'vectorSets' | 'lexical' | 'settings' | 'priors' | 'feedback' | 'ingestQueue';
+  | 'documents'
+  | 'chunkSets'
+  | 'vectorSets'
+  | 'originals'
+  | 'lexical'
+  | 'settings'
+  | 'priors'
+  | 'feedback'
+  | 'ingestQueue';

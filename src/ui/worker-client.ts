@@ -34,6 +34,7 @@ import type {
   Result,
   SearchOptions,
   SearchResponse,
+  OriginalFile,
   StorageUsageInfo,
   WorkerStatus,
 } from '../worker/api';
@@ -226,6 +227,11 @@ export class WorkerClient {
 
   storageUsage(): Promise<StorageUsageInfo> {
     return this.call(undefined, (api) => api.storageUsage());
+  }
+
+  /** A PDF's stored bytes and page ranges (the page view); null when the document has none. */
+  readOriginal(docId: string): Promise<OriginalFile | null> {
+    return this.call(undefined, (api) => api.readOriginal(docId));
   }
 
   // ---- Ask, feedback, files, documents, settings (ask-api.ts) ----

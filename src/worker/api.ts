@@ -88,6 +88,8 @@ export interface AddDocumentInput {
   readonly pages?: readonly PageSpan[];
   /** BCP 47 language tag from the file's metadata, when it has one. */
   readonly language?: string;
+  /** A PDF's own bytes, stored with the document (with `pages`) for the page view. */
+  readonly original?: Uint8Array;
 }
 
 export interface IngestProgress {
@@ -307,4 +309,16 @@ export interface EvidentWorkerApi extends ModelsApi, AppApi, BenchmarkApi {
   /** Validates an export file completely, then stores it in one transaction; invalid → `invalid_input`, nothing written. */
   importLibrary(bytes: Uint8Array, options: ImportLibraryOptions): Promise<Result<ImportLibraryResult>>;
   storageUsage(): Promise<Result<StorageUsageInfo>>;
+  /**
+   * A PDF's original bytes (transferred) and its page ranges in the document text, for the page
+   * view; null for other formats and for PDFs stored before the bytes were kept (schema v6).
+   */
+  readOriginal(docId: string): Promise<Result<OriginalFile | null>>;
+}
+
+/** A PDF as stored with its document: its bytes and where each page's text lies in the document text. */
+export interface OriginalFile {
+  readonly docId: string;
+  readonly bytes: Uint8Array;
+  readonly pages: readonly PageSpan[];
 }

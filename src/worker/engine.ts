@@ -479,7 +479,12 @@ export class Engine {
       pageCount: input.pages && input.pages.length > 0 ? Math.max(...input.pages.map((p) => p.page)) : null,
       vectorState: 'pending',
     };
-    await this.store?.putDocument({ document: meta, chunks, dequeue: cb.dequeue });
+    // A PDF keeps its bytes and page ranges for the page view, in the document's transaction.
+    const original =
+      input.original && input.pages && meta.format === 'pdf'
+        ? { bytes: input.original, pages: input.pages }
+        : undefined;
+    await this.store?.putDocument({ document: meta, chunks, dequeue: cb.dequeue, ...(original ? { original } : {}) });
     this.lastAddedAt = addedAt;
     const replaced = this.removeDocument(meta.id);
     const doc: StoredDoc = { meta, chunks, rows: 0 };

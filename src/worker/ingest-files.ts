@@ -393,6 +393,8 @@ async function parseAndStage(
     ...(m.effectiveDateGuess ? { effectiveDate: m.effectiveDateGuess } : {}),
     ...(m.language ? { language: m.language } : {}),
     ...(parsed.pages ? { pages: parsed.pages } : {}),
+    // The page view renders the PDF itself: its bytes are stored with the document.
+    ...(parsed.format === 'pdf' ? { original: new Uint8Array(file.bytes) } : {}),
   };
   const staged = await engine.stageDocument(input, ingestCallbacks(steps));
   return { parsed, staged };

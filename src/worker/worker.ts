@@ -334,6 +334,16 @@ const api: EvidentWorkerApi = {
       }),
     ),
 
+  readOriginal: async (docId) => {
+    const result = await asResult(async () => {
+      await libraryReady;
+      if (typeof docId !== 'string') throw new EvidentError('invalid_input', 'readOriginal: docId must be a string.');
+      const original = await library?.getOriginal(docId);
+      return original ? { docId, bytes: original.bytes, pages: original.pages } : null;
+    });
+    return result.ok && result.value ? Comlink.transfer(result, [result.value.bytes.buffer as ArrayBuffer]) : result;
+  },
+
   exportLibrary: async (options) => {
     const result = await run(options, undefined, async () => {
       await libraryReady;
