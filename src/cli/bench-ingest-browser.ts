@@ -3,6 +3,7 @@
  *
  *   npm run bench -- --ingest-browser
  *   npx tsx src/cli/bench-ingest-browser.ts [--files 30] [--rounds 2] [--json out.json]
+ *   npm run bench -- --ingest-browser --pdf ../shared/datasets/financebench-dev/docs/3M_2022_10K.pdf [--probe "balance sheet"]
  *
  * A batch of PDFs dropped at once, through the app's ingest path in a worker of headless
  * Chromium (`test/e2e/models-page/ingest-bench.html`: USE lite on WASM, an Engine on IndexedDB
@@ -11,7 +12,9 @@
  * overlapping the next files' parsing and indexing (the app) and, as the baseline in the same
  * run, each file embedded before the next is parsed (`overlap: false`, the ingest before it).
  * Rounds alternate the two. The PDFs are made here (`test/fixtures/documents.ts` `pdf`): pages of
- * SciFact abstracts from ../shared, else of synthetic sentences.
+ * SciFact abstracts from ../shared, else of synthetic sentences. With `--pdf FILE` (repeatable) the
+ * batch is those files instead (a real long filing: time from the drop to searchable and to fully
+ * embedded), and the search during the batch looks for `--probe` (default "total assets").
  */
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -34,6 +37,10 @@ export interface IngestBrowserOptions {
   /** Abstracts (or synthetic paragraphs) per PDF. */
   readonly paragraphsPerFile: number;
   readonly rounds: number;
+  /** Real files to ingest instead of generated PDFs (paths). */
+  readonly pdfs: readonly string[];
+  /** What the search during the batch looks for (generated PDFs: "study results"). */
+  readonly probe: string | null;
   readonly log: (msg: string) => void;
 }
 
@@ -41,6 +48,8 @@ export const DEFAULT_INGEST_BROWSER_OPTIONS: IngestBrowserOptions = Object.freez
   files: 30,
   paragraphsPerFile: 6,
   rounds: 2,
+  pdfs: [],
+  probe: null,
   log: (msg: string) => console.log(msg),
 });
 
@@ -81,6 +90,18 @@ function wrap(text: string, width: number): string[] {
   return lines;
 }
 
+/** The user's own PDFs, read as they are. */
+async function readPdfs(
+  paths: readonly string[],
+): Promise<{ files: { name: string; base64: string }[]; source: string }> {
+  const { readFile } = await import('node:fs/promises');
+  const { basename } = await import('node:path');
+  const files = await Promise.all(
+    paths.map(async (p) => ({ name: basename(p), base64: (await readFile(p)).toString('base64') })),
+  );
+  return { files, source: files.map((f) => f.name).join(', ') };
+}
+
 /** One PDF per file: a title, then its paragraphs, 50 lines a page. */
 function makeFiles(o: IngestBrowserOptions): { files: { name: string; base64: string }[]; source: string } {
   const { texts, source } = paragraphs(o.files * o.paragraphsPerFile);
@@ -119,7 +140,8 @@ export async function runIngestBrowserBench(
       build: { outDir },
       preview: { host: '127.0.0.1', port: 0, headers: CROSS_ORIGIN_ISOLATION_HEADERS, open: false },
     });
-    const { files, source } = makeFiles(o);
+    const { files, source } = o.pdfs.length > 0 ? await readPdfs(o.pdfs) : makeFiles(o);
+    const probe = o.probe ?? (o.pdfs.length > 0 ? 'total assets' : 'study results');
     browser = await launchChromium();
     const page = await browser.newPage();
     const errors: string[] = [];
@@ -129,13 +151,15 @@ export async function runIngestBrowserBench(
     const backend = await page.evaluate(() =>
       (window as unknown as { ingestBench: IngestBenchPage }).ingestBench.load(),
     );
-    o.log(`batch ingest benchmark: Chromium ${browser.version()}, ${o.files} PDFs of ${source}; ${backend}`);
+    o.log(`batch ingest benchmark: Chromium ${browser.version()}, ${files.length} PDFs of ${source}; ${backend}`);
     const runs: IngestBenchRun[] = [];
     for (let round = 0; round < o.rounds; round++) {
-      for (const overlap of round % 2 === 0 ? [false, true] : [true, false]) {
+      // The user's own files: the app's path only (no one-file-at-a-time baseline for one filing).
+      const modes = o.pdfs.length > 0 ? [true] : round % 2 === 0 ? [false, true] : [true, false];
+      for (const overlap of modes) {
         const run = await page.evaluate(
-          ([f, ov]) => (window as unknown as { ingestBench: IngestBenchPage }).ingestBench.run(f, ov),
-          [files, overlap] as const,
+          ([f, ov, pr]) => (window as unknown as { ingestBench: IngestBenchPage }).ingestBench.run(f, ov, pr),
+          [files, overlap, probe] as const,
         );
         runs.push(run);
         o.log(`  ${describeRun(run)}`);
@@ -168,6 +192,7 @@ export function ingestBrowserTable(res: IngestBrowserResult): string {
   ];
   for (const overlap of [false, true]) {
     const runs = res.runs.filter((r) => r.overlap === overlap);
+    if (runs.length === 0) continue;
     const m = (k: 'firstSearchableMs' | 'allSearchableMs' | 'embeddedMs'): string => s(median(runs.map((r) => r[k])));
     out.push(
       `| ${overlap ? 'overlaps the next files (now)' : 'before the next file (before)'} | ${m('firstSearchableMs')} | ${m('allSearchableMs')} | ${m('embeddedMs')} | ${runs.length} |`,
@@ -181,6 +206,7 @@ export function ingestBrowserTable(res: IngestBrowserResult): string {
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const opts: { -readonly [K in keyof IngestBrowserOptions]?: IngestBrowserOptions[K] } = {};
+  const pdfs: string[] = [];
   let json: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -188,11 +214,14 @@ async function main(): Promise<void> {
     else if (a === '--rounds') opts.rounds = Number(argv[++i]);
     else if (a === '--paragraphs') opts.paragraphsPerFile = Number(argv[++i]);
     else if (a === '--json') json = argv[++i];
+    else if (a === '--pdf') pdfs.push(String(argv[++i]));
+    else if (a === '--probe') opts.probe = String(argv[++i]);
     else
       throw new Error(
-        `bench-ingest-browser: unknown argument "${a}". Allowed: --files, --rounds, --paragraphs, --json FILE.`,
+        `bench-ingest-browser: unknown argument "${a}". Allowed: --files, --rounds, --paragraphs, --pdf FILE, --probe WORDS, --json FILE.`,
       );
   }
+  if (pdfs.length > 0) opts.pdfs = pdfs;
   const res = await runIngestBrowserBench(opts);
   if (typeof res === 'string') {
     console.log(res);

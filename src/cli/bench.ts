@@ -15,7 +15,8 @@
  *                isolated or not), load time cold and warm, memory, and WebGPU beside WASM when
  *                an adapter exists (`bench-embed-browser.ts`)
  *   --ingest-browser  30 PDFs dropped at once in a Chromium worker: drop → searchable and → fully
- *                embedded, embedding overlapping parsing vs one file at a time (`bench-ingest-browser.ts`)
+ *                embedded, embedding overlapping parsing vs one file at a time (`bench-ingest-browser.ts`);
+ *                with `--pdf FILE` (repeatable; `--probe WORDS`) those files instead, e.g. a 250-page filing
  *   --tune-peers the SciFact TRAIN grid the peers' best settings were chosen on (`bench-systems.ts`)
  *   --browser    also runs --peers / --dense / --fullquery inside headless Chromium (a worker,
  *                the same code, WASM SIMD for the scan; `bench-browser.ts`)
@@ -82,6 +83,9 @@ interface Args {
   startupChunks: number[];
   startupNode: boolean;
   runs: number;
+  /** `--ingest-browser` over these files instead of generated PDFs. */
+  pdfs: string[];
+  probe?: string;
   json?: string;
 }
 
@@ -99,6 +103,7 @@ function parseArgs(argv: readonly string[]): Args {
     startupSet: false,
     startupNode: false,
     runs: 3,
+    pdfs: [],
   };
   const ints = (v: string | undefined, what: string): number[] => {
     const out = String(v).split(',').map(Number);
@@ -124,9 +129,11 @@ function parseArgs(argv: readonly string[]): Args {
     } else if (a === '--startup-node') args.startupNode = true;
     else if (a === '--runs') args.runs = ints(argv[++i], '--runs')[0] as number;
     else if (a === '--json') args.json = argv[++i];
+    else if (a === '--pdf') args.pdfs.push(String(argv[++i]));
+    else if (a === '--probe') args.probe = String(argv[++i]);
     else
       throw new Error(
-        `bench: unknown argument "${a}". Allowed: ${SECTIONS.map((s) => `--${s}`).join(', ')}, --browser, --corpora, --queries, --sizes, --fullquery-chunks, --startup-chunks, --startup-node, --runs, --json FILE.`,
+        `bench: unknown argument "${a}". Allowed: ${SECTIONS.map((s) => `--${s}`).join(', ')}, --browser, --corpora, --queries, --sizes, --fullquery-chunks, --startup-chunks, --startup-node, --runs, --pdf FILE, --probe WORDS, --json FILE.`,
       );
   }
   const all = chosen.size === 0;
@@ -301,7 +308,11 @@ async function main(): Promise<void> {
   }
 
   if (args.sections.has('ingest-browser')) {
-    const res = await runIngestBrowserBench({ log });
+    const res = await runIngestBrowserBench({
+      log,
+      ...(args.pdfs.length > 0 ? { pdfs: args.pdfs, rounds: 1 } : {}),
+      ...(args.probe ? { probe: args.probe } : {}),
+    });
     if (typeof res === 'string') console.log(`\nChromium: ${res}`);
     else {
       out.ingestBrowser = res;

@@ -52,6 +52,20 @@ describeShared(
       expect(m.page_hit! - top5).toBeGreaterThanOrEqual(0.1);
     });
 
+    it('holds a gold page in the top 20 retrieved chunks for at least 80 % of questions', () => {
+      const top20 = report.questions.filter((q) => q.topHit.top20).length / report.questions.length;
+      expect(top20).toBeGreaterThanOrEqual(0.8);
+    });
+
+    it('quotes no computed answer (ratio, change, trend) from one of its inputs: those are refused', () => {
+      const quoted = report.questions
+        .filter(
+          (q) => q.released && q.abstention?.signals.computation === true && q.abstention.signals.tableCell !== true,
+        )
+        .map((q) => `${q.id}: ${q.short ?? q.answer}`);
+      expect(quoted).toEqual([]);
+    });
+
     it('releases an answer without a gold page in the packet for at most 5 % of questions, and answers some', () => {
       const m = docQaMetrics(report.questions);
       expect(m.answered_without_evidence).toBeLessThanOrEqual(0.05);

@@ -18,7 +18,7 @@ function bytesOf(base64: string): ArrayBuffer {
 
 const ingestBench = {
   load: () => worker.load(),
-  run(files: readonly { name: string; base64: string }[], overlap: boolean): Promise<IngestBenchRun> {
+  run(files: readonly { name: string; base64: string }[], overlap: boolean, probe?: string): Promise<IngestBenchRun> {
     const inputs = files.map((f, i) => ({ fileId: `f${i}`, name: f.name, mimeType: '', bytes: bytesOf(f.base64) }));
     return worker.run(
       Comlink.transfer(
@@ -26,6 +26,7 @@ const ingestBench = {
         inputs.map((f) => f.bytes),
       ),
       overlap,
+      probe,
     );
   },
 };

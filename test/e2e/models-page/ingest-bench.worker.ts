@@ -42,7 +42,7 @@ const api = {
     return loaded.info.backend.reason;
   },
 
-  async run(files: FileInput[], overlap: boolean): Promise<IngestBenchRun> {
+  async run(files: FileInput[], overlap: boolean, probe = 'study results'): Promise<IngestBenchRun> {
     if (!embedder) throw new Error('load() first');
     const dbName = `evident-ingest-bench-${Date.now()}-${runs++}`;
     const library = await Library.open({ name: dbName });
@@ -63,7 +63,7 @@ const api = {
           stored.push(performance.now() - t0);
           if (docId === lastDoc) {
             const t1 = performance.now();
-            search = engine.search('study results', { k: 100 }).then((r) => ({
+            search = engine.search(probe, { k: 100 }).then((r) => ({
               ms: performance.now() - t1,
               found: r.hits.some((h) => h.docId === lastDoc),
             }));
