@@ -288,6 +288,16 @@ describe('answerFromPacket over long documents', () => {
     expect(a.short).toBeNull();
   });
 
+  it('reads a cell for an amount, never for a question asking which kind', async () => {
+    const table =
+      '| | June 30, 2023 | December 31, 2022 |\n| --- | --- | --- |\n| Short-term investments | 507,726 | 400,112 |';
+    const amount = await ask('What is the amount of short-term investments at June 30, 2023?', [table]);
+    expect(amount.table?.value).toBe('507,726');
+    const kind = await ask('Which type of short-term investments was the largest at June 30, 2023?', [table]);
+    expect(kind.table).toBeUndefined();
+    expect(kind.short).toBeNull();
+  });
+
   it('keeps a figure stated in a sentence', async () => {
     const a = await ask('How many employees did Acme have in 2018?', ['Acme had 93,516 employees at the end of 2018.']);
     expect(a.short?.text).toMatch(/93,516/);

@@ -731,7 +731,9 @@ export function answerFromPacket(packet: EvidencePacket, options: Partial<Extrac
   );
   if (answer.kind === 'conflict') return answer;
   const type = answerTypeOf(packet.question);
-  if (type !== 'yesno' && type !== 'date' && !asksForDerivedFigure(packet.question)) {
+  // A figure by row and period answers a question for a number or an amount ("what is the year
+  // end amount of accounts payable"), never one for a name or a kind ("which type of debt …").
+  if ((type === 'number' || type === 'any') && !asksForDerivedFigure(packet.question)) {
     const cell = tableCellAnswer(packet.question, packet.sources);
     if (cell) return cellAnswer(cell);
   }
