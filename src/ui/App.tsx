@@ -42,7 +42,7 @@ export interface AppProps {
   readonly backup?: BackupStore;
   readonly settings: SettingsStore;
   readonly benchmark: BenchmarkStore;
-  readonly client: Pick<WorkerClient, 'readDocument' | 'updateDocumentMeta'>;
+  readonly client: Pick<WorkerClient, 'readDocument' | 'readOriginal' | 'updateDocumentMeta'>;
 }
 
 export function App({ session, ask, ingest, backup, settings, benchmark, client }: AppProps) {
@@ -92,6 +92,7 @@ export function App({ session, ask, ingest, backup, settings, benchmark, client 
     (docId: string, options: { from: number; count: number }) => client.readDocument(docId, options),
     [client],
   );
+  const readOriginal = useCallback((docId: string) => client.readOriginal(docId), [client]);
   const onOpenSettings = useCallback(() => select('settings'), [select]);
   const onTryDemo = useCallback(() => {
     setQuestion(DEMO_QUESTION);
@@ -152,7 +153,12 @@ export function App({ session, ask, ingest, backup, settings, benchmark, client 
           </section>
         ))}
       </main>
-      <PassageDialog target={passage} readDocument={readDocument} onClose={() => setPassage(null)} />
+      <PassageDialog
+        target={passage}
+        readDocument={readDocument}
+        readOriginal={readOriginal}
+        onClose={() => setPassage(null)}
+      />
     </>
   );
 }

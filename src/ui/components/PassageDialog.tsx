@@ -1,11 +1,13 @@
 import { useEffect, useRef, useState } from 'react';
 import type { EvidentErrorValue } from '../../core/errors';
+import type { OriginalFile } from '../../worker/api';
 import type { DocumentPassage, DocumentView } from '../../worker/ask-api';
 import { displayBlocks } from '../chunk-text';
 import { SOURCE_TYPE_LABEL, STATUS_LABEL } from '../labels';
 import { highlightSegments, inlineSegments } from '../rich-text';
 import { toErrorValue } from '../store';
 import { Segments } from './ChunkText';
+import { PdfPageView } from './PdfPageView';
 
 /** What the dialog shows: a document from its start (preview), or a cited passage in its context. */
 export interface PassageTarget {
@@ -15,11 +17,18 @@ export interface PassageTarget {
   readonly citationId?: string;
   /** Answer sentences to mark inside the cited passage. */
   readonly highlights?: readonly string[];
+  /**
+   * `page`: a PDF citation opens on its page (`PdfPageView`) when the PDF's bytes are stored;
+   * `text` (default): the passage view, with a button to the page. Either has a way to the other.
+   */
+  readonly view?: 'page' | 'text';
 }
 
 interface Props {
   readonly target: PassageTarget | null;
   readonly readDocument: (docId: string, options: { from: number; count: number }) => Promise<DocumentView>;
+  /** A PDF's stored bytes and page ranges: with them a PDF citation opens on its page. */
+  readonly readOriginal?: (docId: string) => Promise<OriginalFile | null>;
   readonly onClose: () => void;
 }
 
@@ -36,14 +45,18 @@ function ordinalOf(chunkId: string): number {
  * A modal side panel (full screen on a phone) with a document's passages: for a citation, the
  * cited passage highlighted between its neighbours, with section and page; for a preview, the
  * document from its start. Text only, never HTML. Esc or the close button closes it, and focus
- * returns to what opened it.
+ * returns to what opened it. A citation of a PDF whose bytes are stored opens on its page
+ * instead (`PdfPageView`), with a way back to the passage text and from there to the page.
  */
-export function PassageDialog({ target, readDocument, onClose }: Props) {
+export function PassageDialog({ target, readDocument, readOriginal, onClose }: Props) {
   const ref = useRef<HTMLDialogElement>(null);
   const [view, setView] = useState<{ key: string; doc: DocumentView; from: number; to: number } | null>(null);
   const [error, setError] = useState<{ key: string; error: EvidentErrorValue } | null>(null);
   const [loadingMore, setLoadingMore] = useState(false);
   const key = target ? `${target.docId}|${target.chunkId ?? ''}` : '';
+  const [original, setOriginal] = useState<{ key: string; file: OriginalFile | null } | null>(null);
+  // The view the user switched to, for this opening of the dialog (a new target starts afresh).
+  const [chosen, setChosen] = useState<{ target: PassageTarget; view: 'page' | 'text' } | null>(null);
 
   useEffect(() => {
     const dialog = ref.current;
@@ -70,6 +83,25 @@ export function PassageDialog({ target, readDocument, onClose }: Props) {
       live = false;
     };
   }, [target, readDocument]);
+
+  const docFormat = view && view.key === key ? view.doc.format : null;
+  useEffect(() => {
+    if (!target?.chunkId || docFormat !== 'pdf' || !readOriginal) return;
+    let live = true;
+    const k = `${target.docId}|${target.chunkId}`;
+    // No bytes (stored before they were kept, or unreadable): the passage view, as before.
+    readOriginal(target.docId).then(
+      (file) => {
+        if (live) setOriginal({ key: k, file });
+      },
+      () => {
+        if (live) setOriginal({ key: k, file: null });
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [target, docFormat, readOriginal]);
 
   const more = async (direction: 'before' | 'after'): Promise<void> => {
     if (!view || !target) return;
@@ -114,10 +146,18 @@ export function PassageDialog({ target, readDocument, onClose }: Props) {
   const doc = current?.doc ?? null;
   const cited = target?.chunkId ? doc?.passages.find((p) => p.id === target.chunkId) : undefined;
   const title = doc?.title ?? 'Document';
+  const file = original && original.key === key ? original.file : null;
+  const wanted = chosen && chosen.target === target ? chosen.view : (target?.view ?? 'text');
+  const onPage = file !== null && cited !== undefined && wanted === 'page';
+  // Back from the page to the text: the cited passage in view again.
+  const backToText = !onPage && chosen !== null && chosen.target === target;
+  useEffect(() => {
+    if (backToText) ref.current?.querySelector('.passage-cited')?.scrollIntoView({ block: 'center' });
+  }, [backToText]);
   return (
     <dialog
       ref={ref}
-      className="passage-dialog"
+      className={`passage-dialog${onPage ? ' passage-dialog-wide' : ''}`}
       aria-labelledby="passage-dialog-title"
       data-testid="passage-dialog"
       onClose={onClose}
@@ -142,38 +182,60 @@ export function PassageDialog({ target, readDocument, onClose }: Props) {
           ×
         </button>
       </div>
-      <div className="dialog-body">
-        {failed && (
-          <p className="error" role="alert">
-            {failed.message}
-          </p>
-        )}
-        {current && current.from > 0 && (
-          <button type="button" className="secondary small" disabled={loading} onClick={() => void more('before')}>
-            Show earlier passages
-          </button>
-        )}
-        {doc && (
-          <ol className="passages" start={current ? current.from + 1 : 1}>
-            {doc.passages.map((p, i) => (
-              <Passage
-                key={p.id}
-                passage={p}
-                previous={doc.passages[i - 1]}
-                cited={p.id === target?.chunkId}
-                citationId={target?.citationId}
-                highlights={target?.highlights ?? []}
-              />
-            ))}
-          </ol>
-        )}
-        {loading && !doc && <p className="muted">Reading the document…</p>}
-        {current && current.to < current.doc.total && (
-          <button type="button" className="secondary small" disabled={loading} onClick={() => void more('after')}>
-            Show later passages
-          </button>
-        )}
-      </div>
+      {!onPage && (
+        <div className="dialog-body">
+          {file !== null && cited !== undefined && (
+            <button
+              type="button"
+              className="link-button small"
+              onClick={() => target && setChosen({ target, view: 'page' })}
+              data-testid="show-page"
+            >
+              Show on the PDF page
+            </button>
+          )}
+          {failed && (
+            <p className="error" role="alert">
+              {failed.message}
+            </p>
+          )}
+          {current && current.from > 0 && (
+            <button type="button" className="secondary small" disabled={loading} onClick={() => void more('before')}>
+              Show earlier passages
+            </button>
+          )}
+          {doc && (
+            <ol className="passages" start={current ? current.from + 1 : 1}>
+              {doc.passages.map((p, i) => (
+                <Passage
+                  key={p.id}
+                  passage={p}
+                  previous={doc.passages[i - 1]}
+                  cited={p.id === target?.chunkId}
+                  citationId={target?.citationId}
+                  highlights={target?.highlights ?? []}
+                />
+              ))}
+            </ol>
+          )}
+          {loading && !doc && <p className="muted">Reading the document…</p>}
+          {current && current.to < current.doc.total && (
+            <button type="button" className="secondary small" disabled={loading} onClick={() => void more('after')}>
+              Show later passages
+            </button>
+          )}
+        </div>
+      )}
+      {onPage && (
+        <div className="dialog-body dialog-body-pdf">
+          <PdfPageView
+            original={file}
+            span={cited}
+            citationId={target?.citationId}
+            onShowPassage={() => target && setChosen({ target, view: 'text' })}
+          />
+        </div>
+      )}
     </dialog>
   );
 }
