@@ -110,6 +110,8 @@ export interface OriginalPage {
   readonly page: number;
   readonly start: number;
   readonly end: number;
+  /** The page number as printed on the page ("47", "F-7"), when the parser found one. */
+  readonly label?: string;
 }
 
 /**
@@ -314,7 +316,7 @@ export function encodeLibrary(snapshot: LibrarySnapshot, exportedAt = new Date()
       docId: o.docId,
       docAddedAt: o.docAddedAt,
       mime: o.mime,
-      pages: o.pages.map((p) => ({ page: p.page, start: p.start, end: p.end })),
+      pages: o.pages.map(pageOf),
       offset: originalBytes,
       length: o.bytes.length,
     };
@@ -515,6 +517,12 @@ export function decodeLibrary(bytes: Uint8Array, limits: Partial<ImportLimits> =
   return { documents: fixedDocs, chunks, vectors, priors, feedback, ...(originals.length > 0 ? { originals } : {}) };
 }
 
+/** A page range with only its known fields (the parser's ranges carry more: header, toc). */
+export function pageOf(p: OriginalPage): OriginalPage {
+  const label = typeof p.label === 'string' && p.label !== '' && p.label.length <= 64 ? p.label : undefined;
+  return { page: p.page, start: p.start, end: p.end, ...(label !== undefined ? { label } : {}) };
+}
+
 /** "%PDF-" within the first 1,024 bytes, where readers look for it. */
 function startsWithPdfSignature(b: Uint8Array): boolean {
   const sig = [0x25, 0x50, 0x44, 0x46, 0x2d];
@@ -675,10 +683,12 @@ class Validator {
     const o = this.obj(x, where);
     const pages = this.array(o.pages, `${where}.pages`, MAX_ORIGINAL_PAGES).map((p, i) => {
       const r = this.obj(p, `${where}.pages[${i}]`);
+      const label = r.label === undefined ? undefined : this.text(r.label, `${where}.pages[${i}].label`, 64, true);
       return {
         page: this.int(r.page, `${where}.pages[${i}].page`, 1, 10_000_000),
         start: this.int(r.start, `${where}.pages[${i}].start`, 0, Number.MAX_SAFE_INTEGER),
         end: this.int(r.end, `${where}.pages[${i}].end`, 0, Number.MAX_SAFE_INTEGER),
+        ...(label !== undefined ? { label } : {}),
       };
     });
     return {

@@ -16,6 +16,7 @@ import {
   applyMetaPatch,
   decodeLibrary,
   encodeLibrary,
+  pageOf,
   validateMetaPatch,
   vectorStateOf,
   type DocumentRecord,
@@ -605,7 +606,7 @@ function originalOf(
     docAddedAt: doc.addedAt,
     mime: 'application/pdf',
     bytes: original.bytes.slice(),
-    pages: original.pages.map((p) => ({ page: p.page, start: p.start, end: p.end })),
+    pages: original.pages.map(pageOf),
   };
 }
 

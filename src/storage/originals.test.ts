@@ -13,7 +13,7 @@ const open = (dbName = name()): Promise<Library> => Library.open({ name: dbName 
 
 const PAGES = [
   { page: 1, start: 0, end: 40 },
-  { page: 2, start: 42, end: 80 },
+  { page: 2, start: 42, end: 80, label: 'F-2' },
 ];
 
 function pdfDoc(id: string, addedAt = 1000): DocumentRecord {
@@ -31,6 +31,24 @@ describe('PDF originals in the library (schema v6)', () => {
     expect(got?.pages).toEqual(PAGES);
     expect(got?.docAddedAt).toBe(1000);
     expect(await lib.getOriginal('missing')).toBeUndefined();
+    lib.close();
+  });
+
+  it('keeps a page’s printed label and only the known fields of the parser’s ranges', async () => {
+    const lib = await open();
+    const parsed = [
+      { page: 1, start: 0, end: 40, header: 'Running head', toc: true },
+      { page: 2, start: 42, end: 80, label: '47' },
+    ];
+    await lib.putDocument({
+      document: pdfDoc('a'),
+      chunks: chunksOf('a', 2),
+      original: { bytes: SAFETY_REPORT_PDF, pages: parsed },
+    });
+    expect((await lib.getOriginal('a'))?.pages).toEqual([
+      { page: 1, start: 0, end: 40 },
+      { page: 2, start: 42, end: 80, label: '47' },
+    ]);
     lib.close();
   });
 
@@ -123,6 +141,22 @@ describe('PDF originals in the library (schema v6)', () => {
   });
 });
 
+/** The same export file with its JSON header changed by `edit` (the binary part moved along). */
+function rewriteHeader(file: Uint8Array, edit: (header: Record<string, unknown>) => void): Uint8Array {
+  const length = new DataView(file.buffer, file.byteOffset).getUint32(8, true);
+  const header = JSON.parse(new TextDecoder().decode(file.subarray(12, 12 + length))) as Record<string, unknown>;
+  edit(header);
+  const json = new TextEncoder().encode(JSON.stringify(header));
+  const tail = file.subarray((12 + length + 3) & ~3);
+  const start = (12 + json.length + 3) & ~3;
+  const out = new Uint8Array(start + tail.length);
+  out.set(file.subarray(0, 8));
+  new DataView(out.buffer).setUint32(8, json.length, true);
+  out.set(json, 12);
+  out.set(tail, start);
+  return out;
+}
+
 describe('export file version 2 (originals)', () => {
   const doc = pdfDoc('a');
   const base = { documents: [doc], chunks: chunksOf('a', 2), vectors: [], priors: null, feedback: [] };
@@ -154,6 +188,12 @@ describe('export file version 2 (originals)', () => {
     expect(() => decodeLibrary(encodeLibrary({ ...base, originals: [stranger] }))).toThrow(/not in the file/);
     const older = { ...original, docAddedAt: 5 };
     expect(() => decodeLibrary(encodeLibrary({ ...base, originals: [older] }))).toThrow(/another version/);
+    const file = encodeLibrary({ ...base, originals: [original] });
+    const longLabel = rewriteHeader(file, (h) => {
+      const o = (h.originals as { pages: { label?: string }[] }[])[0]!;
+      o.pages[1]!.label = 'x'.repeat(65);
+    });
+    expect(() => decodeLibrary(longLabel)).toThrow(/label is longer than 64/);
     const cut = encodeLibrary({ ...base, originals: [original] });
     expect(() => decodeLibrary(cut.subarray(0, cut.length - 1))).toThrow(/vector section/);
   });

@@ -20,7 +20,7 @@
  */
 import type { EvidentErrorValue } from '../core/errors';
 import type { PageSpan } from '../core/ingest/pages';
-import type { DocumentFormat, DocumentMetaPatch, VectorState } from '../core/library-format';
+import type { DocumentFormat, DocumentMetaPatch, OriginalPage, VectorState } from '../core/library-format';
 import type { Candidate, DocStatus, ScoreBreakdown, SourceType, TraceEntry } from '../core/types';
 import type { AppApi } from './ask-api';
 import type { BenchmarkApi } from './benchmark-api';
@@ -320,5 +320,6 @@ export interface EvidentWorkerApi extends ModelsApi, AppApi, BenchmarkApi {
 export interface OriginalFile {
   readonly docId: string;
   readonly bytes: Uint8Array;
-  readonly pages: readonly PageSpan[];
+  /** With the page number printed on each page (`label`), where the parser found one. */
+  readonly pages: readonly OriginalPage[];
 }

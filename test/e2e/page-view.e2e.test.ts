@@ -256,7 +256,12 @@ describe.skipIf(ctx.skip !== null)('page view of PDF citations in Chromium', () 
       await openOnPage('file:MGMRESORTS_2018_10K.pdf');
       const shownPage = await view().getAttribute('data-page');
       const shown = await marked();
-      console.log(`[e2e] filing page view: page ${shownPage}; marked ${JSON.stringify(shown.slice(0, 400))}`);
+      const number = await view().getByTestId('pdf-page-number').innerText();
+      console.log(
+        `[e2e] filing page view: ${JSON.stringify(number)}; page ${shownPage}; marked ${JSON.stringify(shown.slice(0, 400))}`,
+      );
+      // A 10-K prints its own page numbers: the view names both ("Page 49 of 188 · printed 47").
+      expect(number).toMatch(/^Page \d+ of 188 · printed \S+$/);
       expect(shown.length).toBeGreaterThan(20);
       await page.screenshot({ path: 'test-results/page-view-filing.png' });
       await view().getByRole('button', { name: 'Zoom in' }).click();

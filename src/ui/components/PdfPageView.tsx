@@ -166,6 +166,7 @@ export function PdfPageView({ original, span, citationId, onShowPassage }: Props
     if (doc) scrollerRef.current?.focus({ preventScroll: true });
   }, [doc]);
 
+  const printed = original.pages.find((p) => p.page === page)?.label;
   const citedPages = parts.map((p) => p.page);
   const onCitedPage = citedPages.includes(page);
   const otherCited = citedPages.filter((p) => p !== page);
@@ -178,6 +179,12 @@ export function PdfPageView({ original, span, citationId, onShowPassage }: Props
         <span className="pdf-page-number" aria-live="polite" data-testid="pdf-page-number">
           Page {page}
           {pageCount > 0 && ` of ${pageCount}`}
+          {printed !== undefined && printed !== String(page) && (
+            <span className="muted" data-testid="pdf-page-label">
+              {' '}
+              · printed {printed}
+            </span>
+          )}
         </span>
         <button
           type="button"
