@@ -220,6 +220,21 @@ describe.skipIf(ctx.skip !== null)('page view of PDF citations in Chromium', () 
     await expect.poll(() => view().getAttribute('data-page'), { timeout: 10_000 }).toBe('1');
     await page.keyboard.press('Escape');
     await dialog().waitFor({ state: 'hidden' });
+
+    // On a phone the view fills the screen, the page fits its width and nothing overflows it.
+    await page.setViewportSize({ width: 360, height: 740 });
+    try {
+      await openOnPage('file:glacier-notes.pdf');
+      const canvas = await view().locator('canvas').boundingBox();
+      expect(canvas && canvas.x >= 0 && canvas.x + canvas.width <= 360).toBe(true);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+      expect(await marked()).toBe(first);
+      await page.screenshot({ path: 'test-results/page-view-phone.png' });
+      await page.keyboard.press('Escape');
+      await dialog().waitFor({ state: 'hidden' });
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
     expect(pageErrors).toEqual([]);
   });
 

@@ -80,8 +80,8 @@ export function LibraryBackup({ store, documents, chunks }: Props) {
         </label>
       </div>
       <p className="muted backup-hint">
-        The export is one file with every document, chunk and vector, your feedback and the source priors. Keep it to
-        move the library to another browser or to restore it.
+        The export is one file with every document, chunk and vector, the original PDFs (for their page view), your
+        feedback and the source priors. Keep it to move the library to another browser or to restore it.
       </p>
       {exp.phase === 'done' && (
         <p className="ok" role="status">
