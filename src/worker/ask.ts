@@ -260,7 +260,7 @@ export async function ask(deps: AskDeps, question: string, cb: AskCallbacks = {}
   onProgress?.({ phase: 'done' });
   return {
     question: q,
-    ...(settled ? { outcome: 'supported' as const, reason: inquiry.trace.release.reason, suggestion: null } : verdict),
+    ...(settled ? { outcome: 'supported' as const, reason: settled.reason, suggestion: null } : verdict),
     answer: settled ? settled.answer : firstAnswer,
     sources: settled ? settled.sources : firstSources,
     firstPass: settled ? { outcome: verdict.outcome, reason: verdict.reason, answer: firstAnswer } : null,

@@ -37,6 +37,9 @@ describe('ask: a question inquiry settles', () => {
       (s) => result.sources.find((x) => x.citationId === s.citationIds[0])?.docId,
     );
     expect(new Set(cited)).toEqual(new Set(['agreement', 'schedule']));
+    // The reason names the records by title and citation, never by internal ids.
+    expect(result.reason).toMatch(/“Agreement” \[S\d+\], then “Schedule” \[S\d+\]/);
+    expect(result.reason).not.toMatch(/#/);
   });
 
   it('leaves the first answer when the binding record is not in the library', async () => {

@@ -15,6 +15,8 @@ import type { AskAnswer, AskOutcome, AskSource } from './ask-api';
 export interface InquiryAnswer {
   readonly answer: AskAnswer;
   readonly sources: readonly AskSource[];
+  /** Which records settled it, in the user's terms (titles and citations). */
+  readonly reason: string;
 }
 
 /** The released inquiry answer for this ask, or null when the first answer stands. */
@@ -69,5 +71,13 @@ export function inquiryAnswer(
       answerer: 'inquiry',
     },
     sources: out,
+    reason: `Answered from ${release.chain
+      .map((id) => {
+        const src = out.find((x) => x.chunkId === id);
+        return src ? `“${src.title}” [${src.citationId}]` : id;
+      })
+      .join(
+        ', then ',
+      )}: the ${release.chain.length > 1 ? 'records' : 'record'} that decide it, found by follow-up searches.`,
   };
 }

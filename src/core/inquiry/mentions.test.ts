@@ -53,3 +53,16 @@ describe('mentions', () => {
     expect(isOfKind(record, { kind: 'final audit', issuer: null, sentence: '' })).toBe(false);
   });
 });
+
+describe('the head of a record that opens with a title line', () => {
+  it('reads the title line and the first real sentence', () => {
+    const record = {
+      id: 'r',
+      docId: 'r',
+      title: 'agreement',
+      text: 'Agreement\n\nExecuted master agreement MA-2231. Parties: Brennic Foods and Halvorsen Mills.',
+    };
+    expect(defines(record, 'MA-2231')).toBe(true);
+    expect(isOfKind(record, { kind: 'executed master agreement', issuer: null } as never)).toBe(true);
+  });
+});

@@ -134,7 +134,15 @@ export function containsStems(text: string, phrase: string): boolean {
 
 /** The heading of a record: its title and first sentence, where a record names what it is. */
 export function headOf(record: InquiryRecord): string {
-  return `${record.title}. ${sentencesOf(record.text)[0] ?? ''}`;
+  // A record that opens with a title line ("Agreement", then "Executed master agreement MA-2231.")
+  // is headed by both: leading lines without a sentence's end are read up to the first sentence (≤ 3 units).
+  const units = sentencesOf(record.text);
+  const head: string[] = [];
+  for (const u of units.slice(0, 3)) {
+    head.push(u);
+    if (/[.!?:;]["'”’)]*\s*$/u.test(u)) break;
+  }
+  return `${record.title}. ${head.join(' ')}`;
 }
 
 /** True when `record` defines `identifier`: it names it in its title or first sentence. */

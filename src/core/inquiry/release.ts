@@ -121,6 +121,8 @@ export function chainSentences(
   const keep: { recordId: string; text: string }[] = [];
   for (const r of records) {
     for (const s of sentencesOf(r.text)) {
+      // A title line ("Agreement") heads the record; it states nothing.
+      if (!/[.!?:;]["'”’)]*\s*$/u.test(s) && s.trim().split(/\s+/u).length < 4) continue;
       let rest = s;
       for (const e of entity) rest = rest.split(e).join(' ');
       const restates =

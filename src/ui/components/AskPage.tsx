@@ -156,7 +156,7 @@ function SettledByInquiry({ result }: { readonly result: AskResult }) {
       <p>
         Settled by {rounds === 1 ? 'a follow-up search' : `${rounds} follow-up searches`}: the first passages found{' '}
         {FIRST_PASS[first.outcome] ?? first.outcome}, so Evident searched for the record that decides it (see “Inquiry”
-        in the trail). The sentences below are quoted from that record. {result.reason}
+        in the trail). {result.reason}
       </p>
       <details>
         <summary>What the first passages gave</summary>

@@ -167,7 +167,8 @@ function InquiryTrail({ inquiry }: { readonly inquiry: AskInquiry }) {
         ))}
       </ol>
       <p data-released={inquiry.release.released}>
-        <strong>{inquiry.release.released ? 'Released' : 'Not released'}:</strong> {inquiry.release.reason}
+        <strong>{inquiry.release.released ? 'Released' : 'Not released'}:</strong>{' '}
+        {inquiry.release.reason.replace(/^Released:\s*/u, '')}
       </p>
     </div>
   );

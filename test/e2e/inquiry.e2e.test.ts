@@ -1,0 +1,89 @@
+/**
+ * Premise-directed inquiry through the UI (issue 15): a library where the first retrieval finds
+ * a memo and two look-alike trade-blog pages (a false answer), and the records that settle the
+ * question — an executed agreement that defers the currency to a schedule, and the schedule — are
+ * reachable only by following the premise. The Ask page must answer from those records, cited,
+ * say that a follow-up search settled it, and keep what the first passages gave behind a
+ * disclosure. The world is the unit tests' own (src/core/inquiry/testing.ts), added as text files.
+ */
+import { mkdir } from 'node:fs/promises';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { CONTRACT_CORPUS, CONTRACT_QUESTION } from '../../src/core/inquiry/testing';
+import { launchChromium } from './browser';
+import { appReady } from './built-app';
+
+const ctx = inject('e2e');
+if (ctx.skip) console.warn(`[e2e] ${ctx.skip}`);
+
+describe('inquiry in the app: a follow-up search settles the question', () => {
+  let browser: Browser;
+  let page: Page;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    if (ctx.skip) return;
+    await mkdir('test-results', { recursive: true });
+    browser = await launchChromium();
+    page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    await page.goto(ctx.baseUrl);
+    await appReady(page);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it.skipIf(ctx.skip !== null)('answers from the binding records, cited, and says how it got there', async () => {
+    await page.getByRole('tab', { name: 'Library' }).click();
+    await page.getByLabel('Add documents').setInputFiles(
+      CONTRACT_CORPUS.map((r) => ({
+        name: `${r.id}.txt`,
+        mimeType: 'text/plain',
+        buffer: Buffer.from(`${r.title}\n\n${r.text}\n`, 'utf8'),
+      })),
+    );
+    for (const r of CONTRACT_CORPUS) {
+      await page.getByTestId('library').locator(`li[data-doc-id="file:${r.id}.txt"]`).waitFor({ timeout: 120_000 });
+    }
+    await page.getByRole('tab', { name: 'Ask' }).click();
+    await page.getByLabel('Your question').fill(CONTRACT_QUESTION);
+    await page.getByRole('button', { name: 'Ask', exact: true }).click();
+    await page
+      .getByTestId('ask-status')
+      .getByText(/Answered in/)
+      .waitFor({ timeout: 120_000 });
+    await page.screenshot({ path: 'test-results/inquiry-settled.png', fullPage: true });
+    const outcome = await page.getByTestId('ask-result').getAttribute('data-outcome');
+    const note = page.getByTestId('settled-by-inquiry');
+    const answer = await page.getByTestId('answer-text').innerText();
+    console.log(`[e2e] inquiry: outcome ${outcome}; answer ${JSON.stringify(answer)}`);
+    expect(pageErrors).toEqual([]);
+    expect(outcome).toBe('supported');
+    expect(await note.innerText()).toMatch(/Settled by .*follow-up search/);
+    expect(answer).toMatch(/net 30 days/);
+    expect(answer).toMatch(/euros/);
+    expect(answer).not.toMatch(/90 days|dollars/);
+    // Title lines head the records; they are not sentences of the answer.
+    expect(answer).not.toMatch(/^Agreement\b/);
+    // The first pass is kept behind a disclosure, and each citation opens its record.
+    await note.locator('summary').click();
+    expect(await note.innerText()).toMatch(/What the first passages gave/);
+    const cites = await page
+      .getByTestId('answer-text')
+      .locator('button.cite')
+      .evaluateAll((els) => [...new Set(els.map((e) => e.getAttribute('data-citation') ?? ''))]);
+    expect(cites.length).toBeGreaterThanOrEqual(2);
+    const dialog = page.getByTestId('passage-dialog');
+    const opened: string[] = [];
+    for (const c of cites) {
+      await page.getByTestId('answer-text').locator(`button.cite[data-citation="${c}"]`).first().click();
+      await dialog.locator('.passage-cited').waitFor({ timeout: 15_000 });
+      opened.push(await dialog.locator('.passage-cited').innerText());
+      await page.keyboard.press('Escape');
+    }
+    expect(opened.some((t) => /MA-2231/.test(t) && /net 30 days/.test(t))).toBe(true);
+    expect(opened.some((t) => /Schedule 4/.test(t) && /euros/.test(t))).toBe(true);
+  });
+});
