@@ -341,6 +341,13 @@ export interface AppSettingValues {
   readonly mmrLambda: number;
   /** Fewest and most passages the elbow cutoff keeps. */
   readonly cutoffBounds: CutoffBounds;
+  /** Premise-directed inquiry: follow-up queries at most (0: off) and records read per query. */
+  readonly inquiry: InquirySetting;
+}
+
+export interface InquirySetting {
+  readonly budget: number;
+  readonly topR: number;
 }
 
 /** Profiles and roles as the Settings page lists them (`summarizeProfiles` in `models/manifest.ts`). */

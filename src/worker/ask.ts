@@ -237,15 +237,18 @@ export async function ask(deps: AskDeps, question: string, cb: AskCallbacks = {}
   // Premise-directed inquiry (src/core/inquiry): when the first evidence leaves the question
   // unresolved, follow-up queries for the record that would settle it; its rounds and its
   // release decision go to the trail, and a released chain becomes the answer (inquiry-answer.ts).
-  const inquiry = await inquire({
-    question: q,
-    outcome: verdict.outcome,
-    uncovered: packet.rationales.filter((r) => !r.covered).map((r) => r.rationale.text),
-    evidence: packet.sources.map((s) => ({ id: s.chunkId, docId: s.docId, title: s.title, text: sourceBody(s) })),
-    search: searchOf(deps.engine, signal),
-    vectorOf: (id) => deps.engine.vectorOf(id),
-    ...(signal ? { signal } : {}),
-  });
+  const inquiry = await inquire(
+    {
+      question: q,
+      outcome: verdict.outcome,
+      uncovered: packet.rationales.filter((r) => !r.covered).map((r) => r.rationale.text),
+      evidence: packet.sources.map((s) => ({ id: s.chunkId, docId: s.docId, title: s.title, text: sourceBody(s) })),
+      search: searchOf(deps.engine, signal),
+      vectorOf: (id) => deps.engine.vectorOf(id),
+      ...(signal ? { signal } : {}),
+    },
+    { budget: values.inquiry.budget, topR: values.inquiry.topR },
+  );
   throwIfAborted(signal);
   const firstSources = packet.sources.map(toAskSource);
   const settled = inquiryAnswer(

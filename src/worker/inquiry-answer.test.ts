@@ -42,6 +42,18 @@ describe('ask: a question inquiry settles', () => {
     expect(result.reason).not.toMatch(/#/);
   });
 
+  it('runs no follow-up search when the user set the budget to 0, and says why it would have', async () => {
+    const engine = await library(CONTRACT_CORPUS.map((r) => r.id));
+    const settings = new SettingsHost(() => null);
+    await settings.update({ values: { inquiry: { budget: 0, topR: 3 } } });
+    const result = await ask({ engine, settings }, CONTRACT_QUESTION);
+    expect(result.inquiry?.triggered).toBe(false);
+    expect(result.inquiry?.rounds).toEqual([]);
+    expect(result.inquiry?.trigger.length).toBeGreaterThan(0);
+    expect(result.firstPass ?? null).toBeNull();
+    expect(result.outcome).not.toBe('supported');
+  });
+
   it('leaves the first answer when the binding record is not in the library', async () => {
     const engine = await library(CONTRACT_CORPUS.filter((r) => r.id !== 'schedule').map((r) => r.id));
     const result = await ask({ engine, settings: new SettingsHost(() => null) }, CONTRACT_QUESTION);

@@ -42,6 +42,10 @@ describe('validateValues', () => {
     [{ cutoffBounds: { min: 1, max: MAX_CUTOFF + 1 } }, /cutoff/],
     [{ profile: 'custom' }, /profile must be one of embedded, enhanced, tiny, got "custom"/],
     [{ hubConsent: 'yes' }, /hubConsent must be true or false/],
+    [{ inquiry: { budget: 6, topR: 3 } }, /follow-up inquiry takes 0–5 queries/],
+    [{ inquiry: { budget: 1, topR: 0 } }, /1–10 passages/],
+    [{ inquiry: { budget: 1.5, topR: 3 } }, /follow-up inquiry/],
+    [{ inquiry: null }, /follow-up inquiry/],
     [{ colour: 'red' }, /unknown setting "colour".*budget/],
   ])('rejects %j', (patch, message) => {
     expect(() => validateValues(patch)).toThrow(message);

@@ -30,7 +30,12 @@ export const DEFAULT_APP_SETTINGS: AppSettingValues = Object.freeze({
   budget: 3000,
   mmrLambda: 0.7,
   cutoffBounds: Object.freeze({ min: 1, max: 12 }),
+  // Socrates-RAG's budget: two follow-up queries, three records each (src/core/inquiry).
+  inquiry: Object.freeze({ budget: 2, topR: 3 }),
 });
+
+/** Follow-up queries a user may allow (0 turns inquiry off), and records read per query. */
+export const INQUIRY_RANGE = Object.freeze({ budget: { min: 0, max: 5 }, topR: { min: 1, max: 10 } });
 
 export const BUDGET_RANGE = Object.freeze({ min: 200, max: 100_000 });
 /** Most passages a cutoff may keep (the pack budget usually binds first). */
@@ -106,6 +111,23 @@ export function validateValues(patch: unknown): Partial<AppSettingValues> {
       );
     }
     out.cutoffBounds = { min: c.min, max: c.max };
+  }
+  if (p.inquiry !== undefined) {
+    const q = p.inquiry as { budget?: unknown; topR?: unknown } | null;
+    const int = (x: unknown, r: { min: number; max: number }): x is number =>
+      typeof x === 'number' && Number.isInteger(x) && x >= r.min && x <= r.max;
+    if (
+      typeof q !== 'object' ||
+      q === null ||
+      !int(q.budget, INQUIRY_RANGE.budget) ||
+      !int(q.topR, INQUIRY_RANGE.topR)
+    ) {
+      throw new EvidentError(
+        'invalid_input',
+        `Settings: follow-up inquiry takes ${INQUIRY_RANGE.budget.min}–${INQUIRY_RANGE.budget.max} queries (0 turns it off) and ${INQUIRY_RANGE.topR.min}–${INQUIRY_RANGE.topR.max} passages per query.`,
+      );
+    }
+    out.inquiry = { budget: q.budget, topR: q.topR };
   }
   return out;
 }

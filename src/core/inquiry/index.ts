@@ -67,13 +67,15 @@ export async function inquire(
   const elapsed = (): number => clock() - t0;
   const trigger = shouldInquire(input);
   const planner = input.generator ? generatorPlanner(input.generator, input.signal) : premisePlanner;
-  if (!trigger.triggered) {
+  const off = inquiryOptions(options).budget === 0;
+  if (!trigger.triggered || off) {
     const release = releaseGuard({ question: input.question, evidence: input.evidence });
     return {
       followUp: [],
       trace: {
         triggered: false,
-        trigger: [],
+        // A budget of 0 (Settings) turns the stage off: why it would have run is kept.
+        trigger: off && trigger.triggered ? trigger.reasons : [],
         planner: planner.name,
         budget: inquiryOptions(options),
         rounds: [],

@@ -545,10 +545,17 @@ function SelectionSection({
   const [lambda, setLambda] = useState(v.mmrLambda);
   const [min, setMin] = useState(String(v.cutoffBounds.min));
   const [max, setMax] = useState(String(v.cutoffBounds.max));
+  const [queries, setQueries] = useState(String(v.inquiry.budget));
+  const [perQuery, setPerQuery] = useState(String(v.inquiry.topR));
   const submit = (e: FormEvent): void => {
     e.preventDefault();
     void store.update({
-      values: { budget: Number(budget), mmrLambda: lambda, cutoffBounds: { min: Number(min), max: Number(max) } },
+      values: {
+        budget: Number(budget),
+        mmrLambda: lambda,
+        cutoffBounds: { min: Number(min), max: Number(max) },
+        inquiry: { budget: Number(queries), topR: Number(perQuery) },
+      },
     });
   };
   return (
@@ -613,8 +620,40 @@ function SelectionSection({
             />
           </div>
           <p className="muted">
-            The cut falls at the elbow of the sorted scores, within these bounds. Default{' '}
-            {settings.defaults.cutoffBounds.min}–{settings.defaults.cutoffBounds.max}.
+            The cut falls at the elbow of the sorted scores, within these bounds (over long documents selection keeps at
+            least 20, which can pass “Most”; the token budget still trims). Default {settings.defaults.cutoffBounds.min}
+            –{settings.defaults.cutoffBounds.max}.
+          </p>
+        </fieldset>
+        <fieldset className="field">
+          <legend>Follow-up inquiry</legend>
+          <div className="inline-row">
+            <label htmlFor="inquiry-queries">Follow-up searches</label>
+            <input
+              id="inquiry-queries"
+              type="number"
+              inputMode="numeric"
+              min={0}
+              max={5}
+              value={queries}
+              onChange={(e) => setQueries(e.target.value)}
+            />
+            <label htmlFor="inquiry-per-query">Passages each</label>
+            <input
+              id="inquiry-per-query"
+              type="number"
+              inputMode="numeric"
+              min={1}
+              max={10}
+              value={perQuery}
+              onChange={(e) => setPerQuery(e.target.value)}
+            />
+          </div>
+          <p className="muted">
+            When the first passages leave a question unresolved (they disagree, miss part of it, or point to a record
+            they do not contain), Evident searches for the record that would settle it, and answers only when that
+            record is found. 0 searches turns it off. Default {settings.defaults.inquiry.budget} searches,{' '}
+            {settings.defaults.inquiry.topR} passages each.
           </p>
         </fieldset>
         <button type="submit" disabled={saving}>
