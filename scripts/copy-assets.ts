@@ -8,6 +8,9 @@
  * - the TF.js WASM binaries (`@tensorflow/tfjs-backend-wasm`) into `public/vendor/tfjs/`;
  * - onnxruntime-web's asyncify build (the WASM and WebGPU backend of Transformers.js) into
  *   `public/vendor/ort/`, so Transformers.js never reaches for its CDN default;
+ * - tesseract.js's worker script, its LSTM-only WASM cores and the English data
+ *   (`@tesseract.js-data/eng`, `4.0.0_best_int`) into `public/vendor/tesseract/`: OCR of scanned
+ *   PDF pages loads them from the app's origin, never tesseract.js's CDN defaults;
  * - pdf.js's packed CMaps and standard fonts (`pdfjs-dist/cmaps/`, `standard_fonts/`) into
  *   `public/vendor/pdfjs/`: the worker's PDF parser reads them from the app's own origin (without
  *   CMaps, CJK PDFs yield no text);
@@ -39,6 +42,19 @@ export const TFJS_WASM_FILES = [
 
 /** onnxruntime-web's asyncify build: what Transformers.js 4 loads for both WASM and WebGPU. */
 export const ORT_WASM_FILES = ['ort-wasm-simd-threaded.asyncify.mjs', 'ort-wasm-simd-threaded.asyncify.wasm'] as const;
+
+/** tesseract.js's worker script (`tesseract.js/dist`). */
+export const TESSERACT_WORKER_FILES = ['worker.min.js'] as const;
+/**
+ * tesseract.js-core's LSTM-only builds, the WASM inlined (`.wasm.js`): the worker picks relaxed
+ * SIMD, SIMD or plain by what the browser supports (the English data is LSTM-only).
+ */
+export const TESSERACT_CORE_FILES = [
+  'tesseract-core-lstm.wasm.js',
+  'tesseract-core-simd-lstm.wasm.js',
+  'tesseract-core-relaxedsimd-lstm.wasm.js',
+] as const;
+export const TESSERACT_LANG_FILES = ['eng.traineddata.gz'] as const;
 
 /** pdf.js resource folders the worker's PDF parser fetches (as `cMapUrl` / `standardFontDataUrl`). */
 export const PDFJS_ASSET_FOLDERS = ['cmaps', 'standard_fonts'] as const;
@@ -78,6 +94,24 @@ export async function copyAssets(
       fromDir: join(root, 'node_modules/onnxruntime-web/dist'),
       toDir: join(root, 'public/vendor/ort'),
       files: ORT_WASM_FILES,
+    },
+    {
+      name: 'tesseract.js worker',
+      fromDir: join(root, 'node_modules/tesseract.js/dist'),
+      toDir: join(root, 'public/vendor/tesseract'),
+      files: TESSERACT_WORKER_FILES,
+    },
+    {
+      name: 'tesseract.js-core WASM',
+      fromDir: join(root, 'node_modules/tesseract.js-core'),
+      toDir: join(root, 'public/vendor/tesseract'),
+      files: TESSERACT_CORE_FILES,
+    },
+    {
+      name: 'tesseract.js English data',
+      fromDir: join(root, 'node_modules/@tesseract.js-data/eng/4.0.0_best_int'),
+      toDir: join(root, 'public/vendor/tesseract/lang'),
+      files: TESSERACT_LANG_FILES,
     },
     ...(await pdfjsAssetPlans(root)),
     ...(await selfHostedModelPlans(root)),

@@ -1,11 +1,13 @@
 /**
  * Parses and chunks files exactly as the app would, without storing anything.
  *
- *   npm run ingest -- --dry-run FILE… [--password PW] [--max-mb N]
+ *   npm run ingest -- --dry-run FILE… [--password PW] [--max-mb N] [--ocr]
  *
+ * `--ocr` reads PDF pages without a text layer with tesseract.js (the app's code, English data
+ * from `@tesseract.js-data/eng`); each OCR'd page is listed with its confidence (`ocr`).
  * Prints one JSON line per file:
  *   {file, ok: true, type, pages, headings: {count, first}, chunks, characters, title,
- *    sourceType, status, effectiveDate?, warnings, ms}
+ *    sourceType, status, effectiveDate?, ocr?: [{page, confidence}], warnings, ms}
  *   {file, ok: false, code, message, ms}
  * Chunks come from `chunkDocument` with the USE lite tokenizer (the default embedder's), pages
  * mapped onto chunks with `assignPages`. Exits 1 when any file did not ingest, 2 on bad usage.
@@ -20,6 +22,7 @@ import { assignPages } from '../core/ingest/pages';
 import type { Chunk } from '../core/types';
 import { UseTokenizer, type UseVocabulary } from '../models/use/tokenizer';
 import { useModelDir } from '../node/use-node';
+import { nodeOcrAssets } from '../node/ocr-assets';
 import { nodePdfAssets } from '../node/pdf-assets';
 import { chunkFormatOf, parseDocument, type ParsedDocument, type ParseOptions } from '../parse';
 
@@ -59,6 +62,7 @@ export async function ingestBytes(
 /** The JSON line for a successfully ingested file. */
 export function summary(file: string, result: IngestedFile, ms: number): Record<string, unknown> {
   const { parsed, chunks } = result;
+  const ocrPages = (parsed.pages ?? []).flatMap((p) => (p.ocr ? [{ page: p.page, confidence: p.ocr.confidence }] : []));
   return {
     file,
     ok: true,
@@ -71,12 +75,13 @@ export function summary(file: string, result: IngestedFile, ms: number): Record<
     sourceType: parsed.metadata.sourceTypeGuess,
     status: parsed.metadata.statusGuess,
     ...(parsed.metadata.effectiveDateGuess ? { effectiveDate: parsed.metadata.effectiveDateGuess } : {}),
+    ...(ocrPages.length > 0 ? { ocr: ocrPages } : {}),
     warnings: parsed.warnings.map((w) => w.code),
     ms: Math.round(ms),
   };
 }
 
-const USAGE = 'usage: npm run ingest -- --dry-run FILE… [--password PW] [--max-mb N]';
+const USAGE = 'usage: npm run ingest -- --dry-run FILE… [--password PW] [--max-mb N] [--ocr]';
 
 async function main(argv: string[]): Promise<number> {
   let parsedArgs;
@@ -88,6 +93,7 @@ async function main(argv: string[]): Promise<number> {
         'dry-run': { type: 'boolean', default: false },
         password: { type: 'string' },
         'max-mb': { type: 'string' },
+        ocr: { type: 'boolean', default: false },
         help: { type: 'boolean', default: false },
       },
     });
@@ -123,6 +129,7 @@ async function main(argv: string[]): Promise<number> {
       const result = await ingestBytes(bytes, file, countTokens, {
         ...(values.password !== undefined ? { password: values.password } : {}),
         ...(maxMb !== undefined ? { maxBytes: maxMb * 1024 * 1024 } : {}),
+        ...(values.ocr ? { ocr: { assets: nodeOcrAssets() } } : {}),
       });
       console.log(JSON.stringify(summary(file, result, performance.now() - t0)));
     } catch (err) {

@@ -16,6 +16,7 @@ import { parseDocx } from './docx';
 import { parseHtml } from './html';
 import { guessEffectiveDate, guessSourceType, guessStatus, titleFromFileName, type GuessSignals } from './metadata';
 import { parsePdf, type PdfjsLike } from './pdf';
+import type { OcrOptions } from './pdf-ocr';
 import { parseText } from './text';
 import type { FetchAsset, ParsedDocument, ParsedFormat, ParseProgress, RawParse } from './types';
 import { DEFAULT_ZIP_LIMITS, type ZipLimits } from './zip-guard';
@@ -57,6 +58,8 @@ export interface ParseOptions {
   readonly loadPdfjs?: () => Promise<PdfjsLike>;
   /** Limits checked on a DOCX's ZIP directory before anything is inflated. */
   readonly zipLimits?: ZipLimits;
+  /** OCR of PDF pages without a text layer (`pdf-ocr.ts`). Default: off. */
+  readonly ocr?: OcrOptions;
 }
 
 export const DEFAULT_MAX_BYTES = 100 * 1024 * 1024;
@@ -73,6 +76,7 @@ const KNOWN_OPTIONS: Readonly<Record<keyof ParseOptions, null>> = Object.freeze(
   fetchAsset: null,
   loadPdfjs: null,
   zipLimits: null,
+  ocr: null,
 });
 
 /** How the chunker must read a parsed document's text. */
@@ -154,6 +158,7 @@ export async function parseDocument(bytes: Uint8Array, options: ParseOptions): P
         ...(options.standardFontDataUrl !== undefined ? { standardFontDataUrl: options.standardFontDataUrl } : {}),
         ...(options.fetchAsset !== undefined ? { fetchAsset: options.fetchAsset } : {}),
         ...(options.loadPdfjs !== undefined ? { loadPdfjs: options.loadPdfjs } : {}),
+        ...(options.ocr !== undefined ? { ocr: options.ocr } : {}),
       });
       break;
     case 'docx':

@@ -40,6 +40,7 @@ import {
   type PositionedItem,
   type TableBlock,
 } from './pdf-layout';
+import { LOW_CONFIDENCE, PageOcr, isReadable, type OcrOptions, type OcrPdfPage } from './pdf-ocr';
 import type { FetchAsset, PageRange, ParseProgress, ParseWarning, RawParse } from './types';
 
 /** The part of the pdf.js API this parser uses (the legacy and modern builds share it). */
@@ -60,6 +61,9 @@ interface PdfPage {
   readonly view?: readonly number[];
   getTextContent(params?: Record<string, unknown>): Promise<{ items: readonly unknown[] }>;
   cleanup(): unknown;
+  /** Rendering, used only by OCR (`pdf-ocr.ts`). */
+  getViewport?: OcrPdfPage['getViewport'];
+  render?: OcrPdfPage['render'];
 }
 interface TextItem {
   readonly str: string;
@@ -80,6 +84,11 @@ export interface PdfOptions {
   readonly fetchAsset?: FetchAsset;
   /** Loads pdf.js. Default: `loadDefaultPdfjs`. */
   readonly loadPdfjs?: () => Promise<PdfjsLike>;
+  /**
+   * OCR of pages without a text layer (`pdf-ocr.ts`); off when absent, when `enabled` is false
+   * or when it has no `assets`. A PDF whose every page has text never loads OCR.
+   */
+  readonly ocr?: OcrOptions;
 }
 
 /** Ratio over the body size from which a short line is a heading. */
@@ -195,8 +204,13 @@ function positionedItems(items: readonly unknown[]): PositionedItem[] {
 
 /** Lines of one page in reading order, their text normalized. */
 function pageLines(items: readonly unknown[], normalize: (s: string) => string): Line[] {
+  return positionedLines(positionedItems(items), normalize);
+}
+
+/** Lines of positioned items (a text layer's or OCR's words) in reading order, normalized. */
+function positionedLines(items: readonly PositionedItem[], normalize: (s: string) => string): Line[] {
   const out: Line[] = [];
-  for (const line of layoutPage(positionedItems(items))) {
+  for (const line of layoutPage(items)) {
     const text = normalize(line.text).replace(/\s+/g, ' ').trim();
     if (text === '') continue;
     const segments = line.segments.map((s) => ({ ...s, text: normalize(s.text).replace(/\s+/g, ' ').trim() }));
@@ -597,17 +611,20 @@ export async function parsePdf(bytes: Uint8Array, options: PdfOptions = {}): Pro
       onProgress?.({ phase: 'pages', done: p, total });
     }
 
+    const ocr = await ocrEmptyPages(doc, pages, boxes, unreadable, normalize, options);
+
     let chars = 0;
     const empty: number[] = [];
     pages.forEach((lines, i) => {
       const n = lines.reduce((sum, l) => sum + l.chars, 0);
       chars += n;
-      if (n < MIN_PAGE_CHARS && !unreadable.includes(i + 1)) empty.push(i + 1);
+      if (n < MIN_PAGE_CHARS && !unreadable.includes(i + 1) && !ocr.unread.includes(i + 1)) empty.push(i + 1);
     });
     if (chars === 0) {
       if (unreadable.length === total && total > 0) {
         throw new EvidentError('pdf_corrupt', 'This PDF is damaged: none of its pages could be read.');
       }
+      if (ocr.unread.length > 0) throw new EvidentError('pdf_no_text', noReadableText(str(info, 'Language')));
       throw new EvidentError(
         'pdf_no_text',
         'This PDF has no extractable text (scanned?): its pages are images. Run it through OCR (text recognition) and add the result.',
@@ -630,6 +647,7 @@ export async function parsePdf(bytes: Uint8Array, options: PdfOptions = {}): Pro
         count: empty.length,
       });
     }
+    warnings.push(...ocrWarnings(ocr));
     if (unreadable.length > 0) {
       warnings.push({
         code: 'pages_unreadable',
@@ -660,7 +678,7 @@ export async function parsePdf(bytes: Uint8Array, options: PdfOptions = {}): Pro
     return {
       format: 'pdf',
       text,
-      pages: out.pages.map((m, i) => withPageMeta(m, furniture[i])),
+      pages: out.pages.map((m, i) => withOcr(withPageMeta(m, furniture[i]), ocr.confidence.get(m.page))),
       headings: out.headings,
       warnings,
       ...(title !== undefined ? { title } : {}),
@@ -745,6 +763,112 @@ function withPageMeta(mark: PageMark, f: PageFurniture | undefined): PageRange {
     ...(f?.label !== undefined ? { label: f.label } : {}),
     ...(f?.toc === true ? { toc: true } : {}),
   };
+}
+
+interface OcrOutcome {
+  /** Page → mean word confidence, for the pages whose text came from OCR. */
+  readonly confidence: ReadonlyMap<number, number>;
+  /** Pages OCR found no readable English text on. */
+  readonly unread: readonly number[];
+}
+
+/**
+ * OCRs the pages without a text layer (in place: their lines and boxes), after the text pass,
+ * so the pass over a text PDF is the same as without OCR. Per-page progress goes to `onPage`.
+ */
+async function ocrEmptyPages(
+  doc: PdfDocument,
+  pages: Line[][],
+  boxes: PageBox[],
+  unreadable: readonly number[],
+  normalize: (s: string) => string,
+  options: PdfOptions,
+): Promise<OcrOutcome> {
+  const confidence = new Map<number, number>();
+  const unread: number[] = [];
+  const o = options.ocr;
+  if (o === undefined || o.enabled === false || o.assets === undefined) return { confidence, unread };
+  const todo: number[] = [];
+  pages.forEach((lines, i) => {
+    if (lines.reduce((sum, l) => sum + l.chars, 0) < MIN_PAGE_CHARS && !unreadable.includes(i + 1)) todo.push(i + 1);
+  });
+  if (todo.length === 0) return { confidence, unread };
+  const engine = new PageOcr(o.assets);
+  try {
+    for (const [k, p] of todo.entries()) {
+      if (options.signal?.aborted) throw aborted();
+      const page = await doc.getPage(p);
+      if (!page.getViewport || !page.render) throw new EvidentError('pdf_corrupt', 'pdf.js cannot render pages here.');
+      const read = await engine.recognize(
+        { getViewport: page.getViewport.bind(page), render: page.render.bind(page) },
+        options.signal,
+      );
+      page.cleanup();
+      if (isReadable(read)) {
+        const lines = positionedLines(read.items, normalize);
+        pages[p - 1] = lines;
+        const vp = page.getViewport({ scale: 1 });
+        boxes[p - 1] = { width: vp.width, height: vp.height };
+        confidence.set(p, read.confidence);
+      } else {
+        unread.push(p);
+      }
+      o.onPage?.({ page: p, done: k + 1, total: todo.length });
+    }
+  } finally {
+    await engine.dispose();
+  }
+  return { confidence, unread };
+}
+
+function ocrWarnings(ocr: OcrOutcome): ParseWarning[] {
+  const warnings: ParseWarning[] = [];
+  const read = [...ocr.confidence.keys()];
+  if (read.length > 0) {
+    warnings.push({
+      code: 'pages_ocr',
+      message: `${read.length} page${plural(read.length)} had no text layer and were read by OCR (text recognition): ${listPages(read)}. Check quotes from them against the page.`,
+      count: read.length,
+    });
+  }
+  const low = read.filter((p) => (ocr.confidence.get(p) ?? 0) < LOW_CONFIDENCE);
+  if (low.length > 0) {
+    warnings.push({
+      code: 'ocr_low_confidence',
+      message: `OCR was unsure of page${plural(low.length)} ${listPages(low)} (confidence below ${LOW_CONFIDENCE} %): words there may be misread.`,
+      count: low.length,
+    });
+  }
+  if (ocr.unread.length > 0) {
+    warnings.push({
+      code: 'ocr_no_readable_text',
+      message: `OCR found no readable English text on page${plural(ocr.unread.length)} ${listPages(ocr.unread)}; only English OCR data is installed.`,
+      count: ocr.unread.length,
+    });
+  }
+  return warnings;
+}
+
+/** The message for a scan OCR could not read: names the language when the PDF declares one. */
+function noReadableText(language: string | undefined): string {
+  const name = languageName(language);
+  if (name !== undefined && !/^en\b/i.test(language ?? '')) {
+    return `This PDF is a scan in ${name}, and only English OCR data is installed, so it cannot be read. Nothing was added.`;
+  }
+  return 'OCR found no readable English text in this scanned PDF (it may be in another language, or too faint), so nothing was added.';
+}
+
+function languageName(tag: string | undefined): string | undefined {
+  if (tag === undefined) return undefined;
+  try {
+    return new Intl.DisplayNames(['en'], { type: 'language' }).of(tag.trim());
+  } catch {
+    return undefined;
+  }
+}
+
+function withOcr(range: PageRange, confidence: number | undefined): PageRange {
+  return confidence === undefined ? range : { ...range, ocr: { confidence } };
 }
 
 function listPages(pages: readonly number[]): string {

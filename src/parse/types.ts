@@ -18,6 +18,8 @@ export interface PageRange {
   readonly label?: string;
   /** The page is a table of contents (PDF): its lines are never headings. */
   readonly toc?: boolean;
+  /** The page had no text layer and its text was read by OCR; `confidence` is 0–100. */
+  readonly ocr?: { readonly confidence: number };
 }
 
 export const PARSE_WARNING_CODES = [
@@ -37,6 +39,12 @@ export const PARSE_WARNING_CODES = [
   'format_mismatch',
   /** Some PDF pages have no text layer (scanned pages need OCR). */
   'pages_without_text',
+  /** Some PDF pages had no text layer and were read by OCR. */
+  'pages_ocr',
+  /** OCR was unsure of some pages (mean word confidence below `LOW_CONFIDENCE`). */
+  'ocr_low_confidence',
+  /** OCR found no readable English text on some pages (another language, or too faint). */
+  'ocr_no_readable_text',
   /** Some PDF pages could not be read (damaged); the others were. */
   'pages_unreadable',
   /** A PDF font needed a character map that could not be loaded: some text may be missing. */

@@ -39,6 +39,10 @@ export interface Settings {
   readonly mmrLambda: number;
   /** Bounds of the elbow cutoff. */
   readonly cutoffBounds: { readonly min: number; readonly max: number };
+  /** Premise-directed inquiry: follow-up queries at most and records read per query. */
+  readonly inquiry: { readonly budget: number; readonly topR: number };
+  /** OCR of PDF pages without a text layer. */
+  readonly ocr: boolean;
   /** Set once the demo library was queued: it is never added again, even after the user deletes it. */
   readonly demoInstalled: boolean;
   /** Bumped by every write that changes documents, chunks or titles (another tab can tell the library changed). */

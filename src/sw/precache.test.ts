@@ -38,6 +38,9 @@ describe('isPrecached', () => {
 
   it('leaves out onnxruntime-web, other models, Vite copies of WASM files, maps, dotfiles, host files and the service worker', () => {
     for (const path of [
+      'vendor/tesseract/worker.min.js',
+      'vendor/tesseract/tesseract-core-simd-lstm.wasm.js',
+      'vendor/tesseract/lang/eng.traineddata.gz',
       'vendor/ort/ort-wasm-simd-threaded.asyncify.wasm',
       'vendor/ort/ort-wasm-simd-threaded.asyncify.mjs',
       'sw.js',
@@ -58,6 +61,9 @@ describe('isPrecached', () => {
 describe('isRuntimeCached', () => {
   it('caches onnxruntime-web and the models other than the embedded one on first use', () => {
     for (const path of [
+      'vendor/tesseract/worker.min.js',
+      'vendor/tesseract/tesseract-core-simd-lstm.wasm.js',
+      'vendor/tesseract/lang/eng.traineddata.gz',
       'vendor/ort/ort-wasm-simd-threaded.asyncify.wasm',
       'vendor/ort/ort-wasm-simd-threaded.asyncify.mjs',
       'models/tiny/encoder/onnx/model.onnx',

@@ -6,7 +6,8 @@
  *   bundles (the worker and pdf.js's worker included), the embedded model (`models/use-lite/`),
  *   TF.js's WASM runtime (`vendor/tfjs/`) and pdf.js's CMaps and fonts (`vendor/pdfjs/`).
  * - Which are cached on first use instead (`isRuntimeCached`): onnxruntime-web (`vendor/ort/`,
- *   ~27 MB, loaded only by the Enhanced and test profiles) and the other model folders (an
+ *   ~27 MB, loaded only by the Enhanced and test profiles), tesseract.js (`vendor/tesseract/`,
+ *   ~14 MB, loaded only when a PDF page without a text layer is OCR'd) and the other model folders (an
  *   Enhanced profile's self-hosted models, the generated test models). The service worker keeps
  *   them in `MODEL_CACHE`, the Cache Storage entry Transformers.js reads first and fills itself,
  *   so a file is stored once, whichever of the two fetched it, and loads with no network
@@ -51,6 +52,14 @@ const PRECACHED_MODEL_DIRS = ['models/use-lite/'];
 /** onnxruntime-web's self-hosted files (`npm run setup:assets`): only the Transformers.js profiles load them. */
 const ORT_DIR = 'vendor/ort/';
 
+/** tesseract.js's worker, cores and English data (~14 MB): loaded only when a scanned PDF page is met. */
+const OCR_DIR = 'vendor/tesseract/';
+
+/** Runtimes cached on first use whose file names stay across versions: a cached copy needs the build's hash. */
+function isVersionedRuntime(path: string): boolean {
+  return path.startsWith(ORT_DIR) || path.startsWith(OCR_DIR);
+}
+
 /**
  * The Cache Storage entry shared with Transformers.js (its `env.cacheKey`, which
  * `src/models/transformers/env.ts` leaves at the default; a test checks they agree).
@@ -71,7 +80,7 @@ function isExcluded(path: string): boolean {
 /** True for a built file (path relative to the output folder, `/`-separated) the service worker precaches. */
 export function isPrecached(path: string): boolean {
   if (isExcluded(path)) return false;
-  if (path.startsWith(ORT_DIR)) return false;
+  if (isVersionedRuntime(path)) return false;
   if (path.startsWith('models/')) return PRECACHED_MODEL_DIRS.some((dir) => path.startsWith(dir));
   return true;
 }
@@ -79,7 +88,7 @@ export function isPrecached(path: string): boolean {
 /** True for a built file the service worker caches when it is first loaded (onnxruntime-web, models other than the embedded one). */
 export function isRuntimeCached(path: string): boolean {
   if (isExcluded(path) || isPrecached(path)) return false;
-  return path.startsWith(ORT_DIR) || path.startsWith('models/');
+  return isVersionedRuntime(path) || path.startsWith('models/');
 }
 
 const CACHE_PREFIX = 'evident-precache';
@@ -156,7 +165,7 @@ export function pathUnder(url: URL, scope: URL): string | null {
  */
 export function isCurrentEntry(path: string, stored: string | null, hash: string): boolean {
   if (stored !== null) return stored === hash;
-  return !path.startsWith(ORT_DIR);
+  return !isVersionedRuntime(path);
 }
 
 /**
@@ -173,9 +182,9 @@ export function staleRuntimeEntries(
   const stale: string[] = [];
   for (const entry of entries) {
     const path = pathUnder(new URL(entry.url), scope);
-    if (path === null || !(path.startsWith(ORT_DIR) || path.startsWith('models/'))) continue;
+    if (path === null || !(isVersionedRuntime(path) || path.startsWith('models/'))) continue;
     const hash = runtime.get(path);
-    if (hash === undefined ? path.startsWith(ORT_DIR) : !isCurrentEntry(path, entry.hash, hash)) stale.push(entry.url);
+    if (hash === undefined ? isVersionedRuntime(path) : !isCurrentEntry(path, entry.hash, hash)) stale.push(entry.url);
   }
   return stale;
 }

@@ -45,6 +45,7 @@ export const OUTCOME_LABEL: Readonly<Record<AskOutcome, string>> = Object.freeze
 
 export const FILE_PHASE_LABEL: Readonly<Record<FilePhase, string>> = Object.freeze({
   parse: 'Reading the file',
+  ocr: 'Reading scanned pages (OCR)',
   chunk: 'Splitting into chunks',
   index: 'Building the word index',
   embed: 'Chunks embedded',

@@ -19,7 +19,7 @@ import type {
   ReadDocumentOptions,
 } from './ask-api';
 import type { DocumentRecord } from '../core/library-format';
-import { ingestFiles, type FileEngine, type FileQueue } from './ingest-files';
+import { ingestFiles, type FileEngine, type FileQueue, type IngestFilesOptions } from './ingest-files';
 import { asResult } from './result';
 import type { SettingsHost } from './settings';
 
@@ -50,6 +50,8 @@ export interface AppApiDeps {
   readonly queue?: () => FileQueue | null;
   /** pdf.js asset folders (absolute URLs ending in "/"). */
   readonly pdfAssets?: { readonly cMapUrl: string; readonly standardFontDataUrl: string };
+  /** OCR of scanned pages: tesseract.js's self-hosted files and the user's setting (`IngestFilesOptions.ocr`). */
+  readonly ocr?: IngestFilesOptions['ocr'];
   /** Throttles progress (the worker sends ~10 events a second, and always the last). */
   readonly throttle?: <P>(send: (p: P) => void) => (last: boolean, p: P) => void;
   /** Called when a file is stored (searchable by its words). */
@@ -166,6 +168,7 @@ export function appApi(deps: AppApiDeps): AppApi {
             signal,
             onProgress: (p) => send(p.phase !== 'embed' && p.phase !== 'parse' ? true : p.done === p.total, p),
             ...(deps.pdfAssets ?? {}),
+            ...(deps.ocr ? { ocr: deps.ocr } : {}),
             ...(deps.onStored ? { onStored: deps.onStored } : {}),
             queue: deps.queue?.() ?? null,
           });

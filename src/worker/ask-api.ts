@@ -253,7 +253,8 @@ export interface FileInput {
   readonly password?: string;
 }
 
-export const FILE_PHASES = ['parse', 'chunk', 'index', 'embed', 'done'] as const;
+/** `ocr`: pages without a text layer being read by OCR (`done` of `total` such pages). */
+export const FILE_PHASES = ['parse', 'ocr', 'chunk', 'index', 'embed', 'done'] as const;
 export type FilePhase = (typeof FILE_PHASES)[number];
 
 export interface FileProgress {
@@ -343,6 +344,8 @@ export interface AppSettingValues {
   readonly cutoffBounds: CutoffBounds;
   /** Premise-directed inquiry: follow-up queries at most (0: off) and records read per query. */
   readonly inquiry: InquirySetting;
+  /** OCR of PDF pages without a text layer (scanned pages); off: they stay unsearchable. */
+  readonly ocr: boolean;
 }
 
 export interface InquirySetting {

@@ -27,6 +27,7 @@ import {
   type ParsedDocument,
   type ParseOptions,
 } from '../parse/index';
+import type { OcrOptions } from '../parse/pdf-ocr';
 import type { Library } from '../storage/library';
 import type { QueueEntry } from '../storage/schema';
 import { throwIfAborted } from './abort-registry';
@@ -54,6 +55,11 @@ export interface ParserSetup {
   readonly standardFontDataUrl?: string;
   /** Parser hooks for Node tests (pdf.js loader, asset reader). */
   readonly parse?: Pick<ParseOptions, 'loadPdfjs' | 'fetchAsset' | 'maxBytes'>;
+  /**
+   * OCR of pages without a text layer: where tesseract.js's files are, and whether the user has
+   * it on (read at each batch's start). None: scanned pages stay without text.
+   */
+  readonly ocr?: () => Promise<Pick<OcrOptions, 'assets' | 'enabled'>>;
 }
 
 export interface IngestFilesOptions extends ParserSetup {
@@ -198,6 +204,7 @@ export async function ingestFiles(
             // The batch's last file rebuilds the BM25 index; a search before that rebuilds it itself.
             deferIndex: index < files.length - 1,
             onParse: (done, total) => onProgress?.({ ...at, phase: 'parse', done, total }),
+            onOcr: (done, total) => onProgress?.({ ...at, phase: 'ocr', done, total }),
             onIngest: (p) => {
               onProgress?.({ ...at, phase: p.phase, done: p.done, total: p.total });
               if (p.phase === 'index' && !stored) {
@@ -342,6 +349,8 @@ interface AddSteps extends ParserSetup {
   readonly seq: number | undefined;
   readonly deferIndex: boolean;
   readonly onParse?: (done: number, total: number) => void;
+  /** Per-page OCR progress: `done` of `total` pages without a text layer. */
+  readonly onOcr?: (done: number, total: number) => void;
   readonly onParsed?: (parsed: ParsedDocument) => void;
   readonly onIngest?: (p: IngestProgress) => void;
 }
@@ -366,6 +375,7 @@ async function parseAndStage(
 ): Promise<{ parsed: ParsedDocument; staged: Awaited<ReturnType<FileEngine['stageDocument']>> }> {
   const { signal } = steps;
   steps.onParse?.(0, 0);
+  const ocr = steps.ocr ? await steps.ocr() : undefined;
   const parsed = await parseDocument(new Uint8Array(file.bytes), {
     fileName: file.name,
     ...(file.mime ? { mimeType: file.mime } : {}),
@@ -374,6 +384,7 @@ async function parseAndStage(
     ...(steps.cMapUrl ? { cMapUrl: steps.cMapUrl } : {}),
     ...(steps.standardFontDataUrl ? { standardFontDataUrl: steps.standardFontDataUrl } : {}),
     ...steps.parse,
+    ...(ocr ? { ocr: { ...ocr, onPage: (p: { done: number; total: number }) => steps.onOcr?.(p.done, p.total) } } : {}),
     onProgress: (p) => {
       if (p.phase === 'pages') steps.onParse?.(p.done, p.total);
     },

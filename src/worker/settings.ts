@@ -32,6 +32,8 @@ export const DEFAULT_APP_SETTINGS: AppSettingValues = Object.freeze({
   cutoffBounds: Object.freeze({ min: 1, max: 12 }),
   // Socrates-RAG's budget: two follow-up queries, three records each (src/core/inquiry).
   inquiry: Object.freeze({ budget: 2, topR: 3 }),
+  // On: a scanned page is read rather than dropped; its OCR data loads only when one is met.
+  ocr: true,
 });
 
 /** Follow-up queries a user may allow (0 turns inquiry off), and records read per query. */
@@ -128,6 +130,10 @@ export function validateValues(patch: unknown): Partial<AppSettingValues> {
       );
     }
     out.inquiry = { budget: q.budget, topR: q.topR };
+  }
+  if (p.ocr !== undefined) {
+    if (typeof p.ocr !== 'boolean') throw new EvidentError('invalid_input', 'Settings: ocr must be true or false.');
+    out.ocr = p.ocr;
   }
   return out;
 }

@@ -23,6 +23,7 @@ import { throttle } from './model-files';
 import { appApi } from './app-api';
 import { benchmarkApi } from './benchmark';
 import { resumeQueued } from './ingest-files';
+import { hostedOcrAssets, type OcrAssets } from '../parse/pdf-ocr';
 import { EmbedderSwitch } from './embedder-switch';
 import { ProfileRuntime, defaultModelHost, modelDevices, modelsApi } from './models';
 import { asResult, toErrorValue } from './result';
@@ -183,6 +184,16 @@ const pdfAssets = {
   standardFontDataUrl: assetUrl('vendor/pdfjs/standard_fonts/').href,
 };
 
+/**
+ * tesseract.js's worker, core and English data, self-hosted (`setup:assets` copies them to
+ * `vendor/tesseract/`); loaded only when a PDF page without a text layer is met, and only while
+ * the OCR setting is on.
+ */
+const ocr = async (): Promise<{ assets: OcrAssets; enabled: boolean }> => ({
+  assets: hostedOcrAssets(assetUrl('').href),
+  enabled: (await settings.values()).ocr,
+});
+
 /** The Transformers.js models of the loaded profile (cross-encoder, NLI and generator feed `ask`). */
 const modelHost = defaultModelHost();
 /** Which embedder gives the library its dense side (USE lite, or the profile's), and re-embedding. */
@@ -269,6 +280,7 @@ const api: EvidentWorkerApi = {
     feedbackLog: () => library,
     queue: () => library,
     pdfAssets,
+    ocr,
     throttle: (send) => throttle(PROGRESS_INTERVAL_MS, send),
   }),
 
@@ -301,6 +313,7 @@ const api: EvidentWorkerApi = {
           signal,
           onProgress: (p) => throttled(p.phase !== 'embed' || p.done === p.total, p),
           ...pdfAssets,
+          ocr,
         });
       });
     }),

@@ -1,0 +1,225 @@
+/**
+ * OCR of scanned pages in Node, on PDFs the test makes (text drawn onto an image, no text
+ * layer): words recovered with a character error rate bounded per page, the OCR marker and
+ * confidence on each page, cancel within a second, text PDFs unchanged, and the shared Russian
+ * scan refused with a plain message.
+ */
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  characterErrorRate,
+  cleanPage,
+  editDistance,
+  rotatedPage,
+  scannedPdf,
+  tablePage,
+  twoColumnPage,
+  type ScannedPage,
+} from '../../test/fixtures/scanned-pdf';
+import { pdf } from '../../test/fixtures/documents';
+import { nodeOcrAssets } from '../node/ocr-assets';
+import { nodePdfAssets } from '../node/pdf-assets';
+import { describeShared, sharedPath } from '../node/shared-data';
+import { parseDocument, type ParsedDocument } from '.';
+import { isReadable, wordsOf } from './pdf-ocr';
+
+const pdfAssets = nodePdfAssets();
+const ocr = { assets: nodeOcrAssets() };
+/** The issue's bound on clean, machine-printed fixtures. */
+const MAX_CER = 0.05;
+const OCR_TIMEOUT = 120_000;
+
+function pageText(doc: ParsedDocument, page: number): string {
+  const r = doc.pages!.find((p) => p.page === page)!;
+  return doc.text.slice(r.start, r.end);
+}
+
+describe('characterErrorRate', () => {
+  it('is the edit distance over the truth length, Markdown marks and spacing ignored', () => {
+    expect(editDistance('kitten', 'sitting')).toBe(3);
+    expect(characterErrorRate('# Title\n\n| a | b |', 'Title a b')).toBe(0);
+    expect(characterErrorRate('Tit1e', 'Title')).toBeCloseTo(0.2, 4);
+  });
+});
+
+describe('wordsOf / isReadable', () => {
+  const line = (words: [string, number][]) => ({
+    bbox: { x0: 0, y0: 100, x1: 400, y1: 130 },
+    words: words.map(([text, confidence], i) => ({
+      text,
+      confidence,
+      bbox: { x0: i * 100, y0: 100, x1: i * 100 + 80, y1: 130 },
+    })),
+  });
+  it('puts the words of a line on one baseline in PDF space and averages their confidence', () => {
+    const page = wordsOf(
+      {
+        confidence: 0,
+        blocks: [
+          {
+            paragraphs: [
+              {
+                lines: [
+                  line([
+                    ['Harbour', 90],
+                    ['report', 80],
+                    ['x', 10],
+                  ]),
+                ],
+              },
+            ],
+          },
+        ],
+      },
+      792,
+    );
+    expect(page.items.map((i) => i.str)).toEqual(['Harbour', 'report', 'x']);
+    expect(new Set(page.items.map((i) => i.y))).toEqual(new Set([792 - 65]));
+    expect(page.confidence).toBe(60);
+    expect(page.readWords).toBe(2);
+  });
+  it('a page of confident words is readable; garbage at low confidence, or no words, is not', () => {
+    const good = wordsOf(
+      {
+        confidence: 0,
+        blocks: [
+          {
+            paragraphs: [
+              {
+                lines: [
+                  line([
+                    ['one', 90],
+                    ['two', 90],
+                    ['three', 90],
+                  ]),
+                ],
+              },
+            ],
+          },
+        ],
+      },
+      792,
+    );
+    const garbage = wordsOf(
+      {
+        confidence: 0,
+        blocks: [
+          {
+            paragraphs: [
+              {
+                lines: [
+                  line([
+                    ['Pesy', 20],
+                    ['Tb', 30],
+                    ['TaTbl', 55],
+                    ['Kapra', 60],
+                    ['Mmar', 10],
+                  ]),
+                ],
+              },
+            ],
+          },
+        ],
+      },
+      792,
+    );
+    expect(isReadable(good)).toBe(true);
+    expect(isReadable(garbage)).toBe(false);
+    expect(isReadable(wordsOf({ confidence: 0, blocks: null }, 792))).toBe(false);
+  });
+});
+
+describe('OCR of a scanned PDF made in the test (Node)', () => {
+  const pages: ScannedPage[] = [cleanPage(), twoColumnPage(), rotatedPage(), tablePage()];
+  const bytes = scannedPdf(pages);
+  let doc: ParsedDocument;
+  const progress: { page: number; done: number; total: number }[] = [];
+
+  beforeAll(async () => {
+    doc = await parseDocument(bytes, {
+      fileName: 'scan.pdf',
+      ...pdfAssets,
+      ocr: { ...ocr, onPage: (p) => progress.push(p) },
+    });
+  }, OCR_TIMEOUT);
+
+  it('without OCR the same PDF fails as before, with the scanned-PDF message', async () => {
+    await expect(parseDocument(bytes, { fileName: 'scan.pdf', ...pdfAssets })).rejects.toMatchObject({
+      code: 'pdf_no_text',
+      message: expect.stringMatching(/no extractable text \(scanned\?\)/),
+    });
+    await expect(
+      parseDocument(bytes, { fileName: 'scan.pdf', ...pdfAssets, ocr: { ...ocr, enabled: false } }),
+    ).rejects.toMatchObject({ code: 'pdf_no_text', message: expect.stringMatching(/scanned\?/) });
+  });
+
+  it('reads every page within the CER bound: one column, two columns (left first), rotated, a table', () => {
+    const cers = pages.map((p, i) => characterErrorRate(pageText(doc, i + 1), p.truth.join(' ')));
+    for (const [i, cer] of cers.entries()) expect(cer, `page ${i + 1}`).toBeLessThanOrEqual(MAX_CER);
+    const two = pageText(doc, 2);
+    expect(two.indexOf('dries in spring')).toBeLessThan(two.indexOf('Cherry growers'));
+    expect(pageText(doc, 4)).toMatch(/\|\s*Lisbon\s*\|\s*545000\s*\|/);
+  });
+
+  it('marks each OCR page with its confidence, reports per-page progress and says so in a warning', () => {
+    expect(doc.pages!.map((p) => p.page)).toEqual([1, 2, 3, 4]);
+    for (const p of doc.pages!) expect(p.ocr?.confidence).toBeGreaterThan(80);
+    expect(progress.map((p) => p.done)).toEqual([1, 2, 3, 4]);
+    expect(progress.every((p) => p.total === 4)).toBe(true);
+    expect(doc.warnings.map((w) => w.code)).toContain('pages_ocr');
+    expect(doc.warnings.map((w) => w.code)).not.toContain('ocr_low_confidence');
+    expect(doc.title).toBe('Quarterly Report on Harbour Maintenance');
+  });
+
+  it(
+    'cancel stops OCR within a second',
+    async () => {
+      const controller = new AbortController();
+      let abortedAt = 0;
+      const run = parseDocument(scannedPdf([cleanPage(), cleanPage(), cleanPage(), cleanPage()]), {
+        fileName: 'long.pdf',
+        ...pdfAssets,
+        signal: controller.signal,
+        ocr: {
+          ...ocr,
+          onPage: () => {
+            // Abort while the second page is being recognized.
+            setTimeout(() => {
+              abortedAt = performance.now();
+              controller.abort();
+            }, 50);
+          },
+        },
+      });
+      await expect(run).rejects.toMatchObject({ code: 'aborted' });
+      expect(abortedAt).toBeGreaterThan(0);
+      expect(performance.now() - abortedAt).toBeLessThan(1000);
+    },
+    OCR_TIMEOUT,
+  );
+
+  it('a PDF with a text layer parses to the same result with OCR on (OCR never loads)', async () => {
+    const textPdf = pdf([[{ text: 'Leave is approved by the line manager.', y: 700 }]], { title: 'Leave' });
+    const plain = await parseDocument(textPdf, { fileName: 'leave.pdf', ...pdfAssets });
+    const withOcr = await parseDocument(textPdf, {
+      fileName: 'leave.pdf',
+      ...pdfAssets,
+      ocr: { ...ocr, onPage: () => expect.fail('no page needs OCR') },
+    });
+    expect(withOcr).toEqual(plain);
+  });
+});
+
+describeShared('OCR of the shared Russian scan', 'testdocs/good/scanned-no-text-layer.pdf', () => {
+  it(
+    'ends with a plain message: no readable English text',
+    async () => {
+      const bytes = new Uint8Array(readFileSync(sharedPath('testdocs/good/scanned-no-text-layer.pdf')));
+      await expect(parseDocument(bytes, { fileName: 'scan.pdf', ...pdfAssets, ocr })).rejects.toMatchObject({
+        code: 'pdf_no_text',
+        message: expect.stringMatching(/OCR found no readable English text/),
+      });
+    },
+    OCR_TIMEOUT,
+  );
+});
