@@ -64,6 +64,13 @@ export interface DocumentRecord extends DocumentMeta {
   /** Pages of a paged format; null for formats without pages. */
   readonly pageCount: number | null;
   readonly vectorState: VectorState;
+  /** Pages whose text was read by OCR (no text layer), with tesseract's mean word confidence 0–100. */
+  readonly ocrPages?: readonly OcrPageMark[];
+}
+
+export interface OcrPageMark {
+  readonly page: number;
+  readonly confidence: number;
 }
 
 /** Vector encodings; int8 (per-row scale) may follow for memory, keeping this field. */
@@ -623,6 +630,15 @@ class Validator {
     };
     if (o.effectiveDate !== undefined) doc.effectiveDate = this.date(o.effectiveDate, `${where}.effectiveDate`);
     if (o.language !== undefined) doc.language = this.text(o.language, `${where}.language`, LIMITS.languageChars);
+    if (o.ocrPages !== undefined) {
+      if (!Array.isArray(o.ocrPages)) this.fail(`${where}.ocrPages`, 'is not a list');
+      doc.ocrPages = (o.ocrPages as unknown[]).map((m, i) => {
+        const p = this.obj(m, `${where}.ocrPages[${i}]`);
+        const confidence = Number(p.confidence);
+        if (!(confidence >= 0 && confidence <= 100)) this.fail(`${where}.ocrPages[${i}].confidence`, 'is not 0–100');
+        return { page: this.int(p.page, `${where}.ocrPages[${i}].page`, 1, 10_000_000), confidence };
+      });
+    }
     return doc as unknown as DocumentRecord;
   }
 

@@ -8,6 +8,7 @@ import { BenchmarkPage } from './components/BenchmarkPage';
 import { Header } from './components/Header';
 import { LibraryPage } from './components/LibraryPage';
 import { Notices } from './components/Notices';
+import { ocrMarks } from './ocr-marks';
 import { ProfileNotice } from './components/ProfileNotice';
 import { PassageDialog, type PassageTarget } from './components/PassageDialog';
 import { SettingsPage } from './components/SettingsPage';
@@ -70,6 +71,7 @@ export function App({ session, ask, ingest, backup, settings, benchmark, client 
   const library = state.library;
   const docs =
     library.phase === 'ready' ? library.documents : library.phase === 'ingesting' ? (library.documents ?? []) : [];
+  const ocr = ocrMarks(docs);
   const hasDemo = docs.some((d) => d.docId === 'demo-remote-work-v3');
   // The demo question is offered until the user types their own.
   const shownQuestion = question ?? (hasDemo ? DEMO_QUESTION : '');
@@ -140,6 +142,7 @@ export function App({ session, ask, ingest, backup, settings, benchmark, client 
                 onQuestionChange={setQuestion}
                 canAsk={docs.length > 0}
                 onOpenPassage={setPassage}
+                ocr={ocr}
               />
             )}
             {p.id === 'settings' && page === 'settings' && (

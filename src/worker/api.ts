@@ -177,6 +177,8 @@ export interface LibraryDocument {
   readonly pageCount?: number | null;
   /** BCP 47 language tag (from the file's metadata, or as the user set it). */
   readonly language?: string;
+  /** Pages read by OCR (no text layer), with their confidence 0–100. */
+  readonly ocrPages?: readonly { readonly page: number; readonly confidence: number }[];
 }
 
 // ---- Library persistence (src/storage) ----

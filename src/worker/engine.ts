@@ -32,6 +32,7 @@ import {
   vectorStateOf,
   type DocumentRecord,
   type VectorRecord,
+  type OcrPageMark,
 } from '../core/library-format';
 import { fuse, type FusionMode } from '../core/retrieval/fusion';
 import { DEFAULT_SECTION_SEARCH, searchNamedSections, type SectionHitTrace } from '../core/retrieval/section-search';
@@ -478,6 +479,7 @@ export class Engine {
       chunkCount: chunks.length,
       pageCount: input.pages && input.pages.length > 0 ? Math.max(...input.pages.map((p) => p.page)) : null,
       vectorState: 'pending',
+      ...ocrPagesOf(input.pages),
     };
     // A PDF keeps its bytes and page ranges for the page view, in the document's transaction.
     const original =
@@ -956,7 +958,16 @@ function toLibraryDocument({ meta, chunks, rows }: StoredDoc): LibraryDocument {
     format: meta.format,
     pageCount: meta.pageCount,
     ...(meta.language ? { language: meta.language } : {}),
+    ...(meta.ocrPages ? { ocrPages: meta.ocrPages } : {}),
   };
+}
+
+/** The pages OCR read (`PageRange.ocr`), kept on the document so sources and the trail can mark them. */
+function ocrPagesOf(pages: AddDocumentInput['pages']): { ocrPages?: OcrPageMark[] } {
+  const marks = (pages ?? []).flatMap((p) =>
+    'ocr' in p && p.ocr ? [{ page: p.page, confidence: (p.ocr as { confidence: number }).confidence }] : [],
+  );
+  return marks.length > 0 ? { ocrPages: marks } : {};
 }
 
 function toQueueEntry(input: AddDocumentInput, queuedAt: number): QueueEntry {

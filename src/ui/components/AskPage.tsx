@@ -1,6 +1,8 @@
 import { useId, useSyncExternalStore, type FormEvent } from 'react';
 import type { AskResult, AskSource } from '../../worker/ask-api';
 import type { AskStore, FeedbackMark, Verdict } from '../ask-store';
+import { NO_OCR_MARKS, ocrMarkOf, type OcrMarks } from '../ocr-marks';
+import { OcrBadge } from './OcrBadge';
 import { formatMs } from '../format';
 import { OUTCOME_LABEL, SOURCE_TYPE_LABEL, STATUS_LABEL } from '../labels';
 import { answerParagraphs } from '../rich-text';
@@ -15,6 +17,8 @@ interface Props {
   /** False while the library has no documents. */
   readonly canAsk: boolean;
   readonly onOpenPassage: (target: PassageTarget) => void;
+  /** Pages read by OCR, to mark the sources from them. */
+  readonly ocr?: OcrMarks;
 }
 
 const STEP_LABEL = {
@@ -25,7 +29,7 @@ const STEP_LABEL = {
 } as const;
 
 /** The Ask page: the question, the answer with its citations and outcome, the sources, and the evidence trail. */
-export function AskPage({ store, question, onQuestionChange, canAsk, onOpenPassage }: Props) {
+export function AskPage({ store, question, onQuestionChange, canAsk, onOpenPassage, ocr = NO_OCR_MARKS }: Props) {
   const { ask, feedback } = useSyncExternalStore(store.subscribe, store.getState);
   const hintId = useId();
   const submit = (e: FormEvent): void => {
@@ -95,12 +99,13 @@ export function AskPage({ store, question, onQuestionChange, canAsk, onOpenPassa
             <SourceList
               result={result}
               feedback={feedback}
+              ocr={ocr}
               onOpen={(s) => openCitation(result, s.citationId, 'page')}
               onMark={(s, v) => void store.mark(s, v)}
             />
           </div>
           <EvidenceTrail result={result} onCite={(id) => openCitation(result, id)} />
-          <CandidateTable candidates={result.candidates} />
+          <CandidateTable candidates={result.candidates} ocr={ocr} />
         </div>
       )}
     </div>
@@ -257,11 +262,13 @@ function AnswerView({ result, onCite }: { readonly result: AskResult; readonly o
 function SourceList({
   result,
   feedback,
+  ocr,
   onOpen,
   onMark,
 }: {
   readonly result: AskResult;
   readonly feedback: Readonly<Record<string, FeedbackMark>>;
+  readonly ocr: OcrMarks;
   readonly onOpen: (s: AskSource) => void;
   readonly onMark: (s: AskSource, v: Verdict) => void;
 }) {
@@ -284,6 +291,7 @@ function SourceList({
                   <p className="muted">
                     {s.headings.length > 0 && `${s.headings.join(' › ')} · `}
                     {s.page !== null && `page ${s.page} · `}
+                    <OcrBadge mark={ocrMarkOf(ocr, s.docId, s.page)} />
                     {SOURCE_TYPE_LABEL[s.sourceType]}
                     {lambdaOf(s.chunkId) !== undefined && ` (λ ${lambdaOf(s.chunkId)!.toFixed(2)})`} ·{' '}
                     <span className={`badge badge-${s.status}`}>{STATUS_LABEL[s.status]}</span>

@@ -1,4 +1,6 @@
 import { useState } from 'react';
+import { NO_OCR_MARKS, ocrMarkOf, type OcrMarks } from '../ocr-marks';
+import { OcrBadge } from './OcrBadge';
 import type { AskCandidate, AskInquiry, AskResult } from '../../worker/ask-api';
 import { formatScore } from '../format';
 import { SOURCE_TYPE_LABEL, stageLabel } from '../labels';
@@ -195,7 +197,14 @@ function Budget({ used, limit }: { readonly used: number; readonly limit: number
 }
 
 /** Every candidate selection saw, with its scores, outcome, reason, flags and trace. */
-export function CandidateTable({ candidates }: { readonly candidates: readonly AskCandidate[] }) {
+export function CandidateTable({
+  candidates,
+  ocr = NO_OCR_MARKS,
+}: {
+  readonly candidates: readonly AskCandidate[];
+  /** Pages read by OCR, to mark the passages from them. */
+  readonly ocr?: OcrMarks;
+}) {
   const [filter, setFilter] = useState<Filter>('all');
   const shown = candidates.filter((c) => (filter === 'all' ? true : filter === 'kept' ? c.kept : !c.kept));
   const kept = candidates.filter((c) => c.kept).length;
@@ -253,7 +262,9 @@ export function CandidateTable({ candidates }: { readonly candidates: readonly A
                   <span className="cell-title">{c.title}</span>
                   <span className="muted">
                     {c.headings.length > 0 && ` › ${c.headings[c.headings.length - 1]}`}
-                    {c.page !== null && ` · p. ${c.page}`} · {SOURCE_TYPE_LABEL[c.sourceType]}
+                    {c.page !== null && ` · p. ${c.page}`}
+                    {ocrMarkOf(ocr, c.docId, c.page) && ' · '}
+                    <OcrBadge mark={ocrMarkOf(ocr, c.docId, c.page)} /> · {SOURCE_TYPE_LABEL[c.sourceType]}
                     {c.status !== 'current' && ` · ${c.status}`}
                   </span>
                   <span className="excerpt">{excerptText(c.excerpt)}</span>

@@ -89,6 +89,7 @@ export function SettingsPage({ store, embedder, pageIsolated }: Props) {
       />
       <PriorsSection key={`l${version}`} settings={settings} store={store} saving={state.saving} />
       <SelectionSection key={`s${version}`} settings={settings} store={store} saving={state.saving} />
+      <OcrSection settings={settings} store={store} saving={state.saving} />
       <section className="panel" aria-labelledby="reset-heading">
         <h2 id="reset-heading">Defaults</h2>
         <p className="muted">
@@ -660,6 +661,39 @@ function SelectionSection({
           Save selection settings
         </button>
       </form>
+    </section>
+  );
+}
+
+/** OCR of scanned PDF pages: on by default; its files load only when a page without text is met. */
+function OcrSection({
+  settings,
+  store,
+  saving,
+}: {
+  readonly settings: AppSettings;
+  readonly store: SettingsStore;
+  readonly saving: boolean;
+}) {
+  const on = settings.values.ocr;
+  return (
+    <section className="panel" aria-labelledby="ocr-heading">
+      <h2 id="ocr-heading">Scanned PDFs</h2>
+      <label className="checkbox">
+        <input
+          type="checkbox"
+          data-testid="ocr-setting"
+          checked={on}
+          disabled={saving}
+          onChange={(e) => void store.update({ values: { ocr: e.target.checked } })}
+        />{' '}
+        Read pages without a text layer with OCR (text recognition)
+      </label>
+      <p className="muted">
+        English only, in this tab: the recognizer (about 14 MB) loads from this site the first time a scanned page is
+        met, then works offline. Passages from OCR&apos;d pages are marked “OCR”, and pages it was unsure of are
+        flagged. Off: scanned pages are skipped, as before. Default {settings.defaults.ocr ? 'on' : 'off'}.
+      </p>
     </section>
   );
 }
