@@ -161,6 +161,35 @@ export class PageOcr {
   }
 }
 
+/**
+ * pdf.js's canvas factory for a Web Worker (its default creates canvases with `document`): the
+ * scratch canvases pdf.js draws images through, as `OffscreenCanvas`. Undefined where there is a
+ * `document` or no `OffscreenCanvas` (Node: pdf.js's own `@napi-rs/canvas` factory).
+ */
+export function workerCanvasFactory(): (new (options: unknown) => unknown) | undefined {
+  if (typeof OffscreenCanvas === 'undefined' || 'document' in globalThis) return undefined;
+  type Pair = { canvas: OffscreenCanvas | null; context: OffscreenCanvasRenderingContext2D | null };
+  return class OffscreenCanvasFactory {
+    create(width: number, height: number): Pair {
+      const canvas = new OffscreenCanvas(Math.max(1, width), Math.max(1, height));
+      return { canvas, context: canvas.getContext('2d', { willReadFrequently: true }) };
+    }
+    reset(pair: Pair, width: number, height: number): void {
+      if (!pair.canvas) return;
+      pair.canvas.width = Math.max(1, width);
+      pair.canvas.height = Math.max(1, height);
+    }
+    destroy(pair: Pair): void {
+      if (pair.canvas) {
+        pair.canvas.width = 0;
+        pair.canvas.height = 0;
+      }
+      pair.canvas = null;
+      pair.context = null;
+    }
+  };
+}
+
 /** The page at `OCR_SCALE` as an image tesseract.js reads (an `OffscreenCanvas`, or PNG bytes in Node). */
 async function renderPage(page: OcrPdfPage): Promise<{ image: unknown; width: number; height: number }> {
   const viewport = page.getViewport({ scale: OCR_SCALE });

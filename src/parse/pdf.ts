@@ -40,7 +40,7 @@ import {
   type PositionedItem,
   type TableBlock,
 } from './pdf-layout';
-import { LOW_CONFIDENCE, PageOcr, isReadable, type OcrOptions, type OcrPdfPage } from './pdf-ocr';
+import { LOW_CONFIDENCE, PageOcr, isReadable, workerCanvasFactory, type OcrOptions, type OcrPdfPage } from './pdf-ocr';
 import type { FetchAsset, PageRange, ParseProgress, ParseWarning, RawParse } from './types';
 
 /** The part of the pdf.js API this parser uses (the legacy and modern builds share it). */
@@ -554,6 +554,8 @@ export async function parsePdf(bytes: Uint8Array, options: PdfOptions = {}): Pro
   const Factory = binaryDataFactory(options.fetchAsset ?? fetchByUrl, (kind) => {
     if (kind === 'cMapUrl') cmapFailures++;
   });
+  // Rendering for OCR in a worker needs canvases without `document`; text extraction never draws.
+  const CanvasFactory = ocrOn(options) ? workerCanvasFactory() : undefined;
   const task = pdfjs.getDocument({
     // pdf.js transfers the buffer it is given to its worker side: hand it a copy.
     data: bytes.slice(),
@@ -571,6 +573,7 @@ export async function parsePdf(bytes: Uint8Array, options: PdfOptions = {}): Pro
     enableXfa: false,
     stopAtErrors: false,
     verbosity: 0,
+    ...(CanvasFactory ? { CanvasFactory } : {}),
   });
   const onAbort = (): void => {
     void task.destroy();
@@ -765,6 +768,10 @@ function withPageMeta(mark: PageMark, f: PageFurniture | undefined): PageRange {
   };
 }
 
+function ocrOn(options: PdfOptions): boolean {
+  return options.ocr !== undefined && options.ocr.enabled !== false && options.ocr.assets !== undefined;
+}
+
 interface OcrOutcome {
   /** Page → mean word confidence, for the pages whose text came from OCR. */
   readonly confidence: ReadonlyMap<number, number>;
@@ -787,7 +794,7 @@ async function ocrEmptyPages(
   const confidence = new Map<number, number>();
   const unread: number[] = [];
   const o = options.ocr;
-  if (o === undefined || o.enabled === false || o.assets === undefined) return { confidence, unread };
+  if (!ocrOn(options) || o?.assets === undefined) return { confidence, unread };
   const todo: number[] = [];
   pages.forEach((lines, i) => {
     if (lines.reduce((sum, l) => sum + l.chars, 0) < MIN_PAGE_CHARS && !unreadable.includes(i + 1)) todo.push(i + 1);
