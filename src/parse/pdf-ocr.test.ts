@@ -10,6 +10,7 @@ import {
   characterErrorRate,
   cleanPage,
   editDistance,
+  noisyPage,
   rotatedPage,
   scannedPdf,
   tablePage,
@@ -21,7 +22,7 @@ import { nodeOcrAssets } from '../node/ocr-assets';
 import { nodePdfAssets } from '../node/pdf-assets';
 import { describeShared, sharedPath } from '../node/shared-data';
 import { parseDocument, type ParsedDocument } from '.';
-import { isReadable, wordsOf } from './pdf-ocr';
+import { LOW_CONFIDENCE, MIN_PAGE_CONFIDENCE, isReadable, wordsOf } from './pdf-ocr';
 
 const pdfAssets = nodePdfAssets();
 const ocr = { assets: nodeOcrAssets() };
@@ -51,7 +52,7 @@ describe('wordsOf / isReadable', () => {
       bbox: { x0: i * 100, y0: 100, x1: i * 100 + 80, y1: 130 },
     })),
   });
-  it('puts the words of a line on one baseline in PDF space and averages their confidence', () => {
+  it('puts the words of a line on one baseline in PDF space and averages their confidence by length', () => {
     const page = wordsOf(
       {
         confidence: 0,
@@ -75,7 +76,8 @@ describe('wordsOf / isReadable', () => {
     );
     expect(page.items.map((i) => i.str)).toEqual(['Harbour', 'report', 'x']);
     expect(new Set(page.items.map((i) => i.y))).toEqual(new Set([792 - 65]));
-    expect(page.confidence).toBe(60);
+    // (7 × 90 + 6 × 80 + 1 × 10) / 14 = 80: the one-letter speck weighs little.
+    expect(page.confidence).toBe(80);
     expect(page.readWords).toBe(2);
   });
   it('a page of confident words is readable; garbage at low confidence, or no words, is not', () => {
@@ -208,6 +210,21 @@ describe('OCR of a scanned PDF made in the test (Node)', () => {
     });
     expect(withOcr).toEqual(plain);
   });
+});
+
+describe('OCR of a poor scan', () => {
+  it(
+    'keeps the page but flags it: confidence under LOW_CONFIDENCE, an ocr_low_confidence warning',
+    async () => {
+      const doc = await parseDocument(scannedPdf([noisyPage()]), { fileName: 'poor.pdf', ...pdfAssets, ocr });
+      const conf = doc.pages![0]!.ocr!.confidence;
+      expect(conf).toBeGreaterThanOrEqual(MIN_PAGE_CONFIDENCE);
+      expect(conf).toBeLessThan(LOW_CONFIDENCE);
+      expect(doc.warnings.find((w) => w.code === 'ocr_low_confidence')?.message).toMatch(/unsure of page 1\b/);
+      expect(doc.text).toMatch(/Harbour/);
+    },
+    OCR_TIMEOUT,
+  );
 });
 
 describeShared('OCR of the shared Russian scan', 'testdocs/good/scanned-no-text-layer.pdf', () => {
