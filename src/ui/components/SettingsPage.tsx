@@ -599,26 +599,8 @@ function SelectionSection({
         <fieldset className="field">
           <legend>Passages kept by the cutoff</legend>
           <div className="inline-row">
-            <label htmlFor="cutoff-min">Fewest</label>
-            <input
-              id="cutoff-min"
-              type="number"
-              inputMode="numeric"
-              min={1}
-              max={50}
-              value={min}
-              onChange={(e) => setMin(e.target.value)}
-            />
-            <label htmlFor="cutoff-max">Most</label>
-            <input
-              id="cutoff-max"
-              type="number"
-              inputMode="numeric"
-              min={1}
-              max={50}
-              value={max}
-              onChange={(e) => setMax(e.target.value)}
-            />
+            <NumberField id="cutoff-min" label="Fewest" min={1} max={50} value={min} onChange={setMin} />
+            <NumberField id="cutoff-max" label="Most" min={1} max={50} value={max} onChange={setMax} />
           </div>
           <p className="muted">
             The cut falls at the elbow of the sorted scores, within these bounds (over long documents selection keeps at
@@ -629,25 +611,21 @@ function SelectionSection({
         <fieldset className="field">
           <legend>Follow-up inquiry</legend>
           <div className="inline-row">
-            <label htmlFor="inquiry-queries">Follow-up searches</label>
-            <input
+            <NumberField
               id="inquiry-queries"
-              type="number"
-              inputMode="numeric"
+              label="Follow-up searches"
               min={0}
               max={5}
               value={queries}
-              onChange={(e) => setQueries(e.target.value)}
+              onChange={setQueries}
             />
-            <label htmlFor="inquiry-per-query">Passages each</label>
-            <input
+            <NumberField
               id="inquiry-per-query"
-              type="number"
-              inputMode="numeric"
+              label="Passages each"
               min={1}
               max={10}
               value={perQuery}
-              onChange={(e) => setPerQuery(e.target.value)}
+              onChange={setPerQuery}
             />
           </div>
           <p className="muted">
@@ -662,6 +640,38 @@ function SelectionSection({
         </button>
       </form>
     </section>
+  );
+}
+
+/** A labelled whole-number input of the selection form. */
+function NumberField({
+  id,
+  label,
+  min,
+  max,
+  value,
+  onChange,
+}: {
+  readonly id: string;
+  readonly label: string;
+  readonly min: number;
+  readonly max: number;
+  readonly value: string;
+  readonly onChange: (value: string) => void;
+}) {
+  return (
+    <>
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        type="number"
+        inputMode="numeric"
+        min={min}
+        max={max}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+      />
+    </>
   );
 }
 
