@@ -205,6 +205,10 @@ describe('long documents: computations and fiscal periods', () => {
     expect(asksForComputation('Does Corning have positive working capital?')).toBe(true);
     expect(asksForComputation('What is the year end FY2018 amount of accounts payable?')).toBe(false);
     expect(asksForComputation('Is the office open on Sundays?')).toBe(false);
+    // A rate or a share a sentence may state is no calculation.
+    expect(asksForComputation('What is the mileage rate for private cars?')).toBe(false);
+    expect(asksForComputation('What percentage of staff work remotely?')).toBe(false);
+    expect(asksForComputation('How much has the effective tax rate changed between 2021 and 2022?')).toBe(true);
   });
 
   it('reads "FY2018", "FY2019 - FY2020" and "USD" as mentioned where the years are, never as missing names', async () => {

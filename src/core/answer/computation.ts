@@ -21,9 +21,18 @@ export function asksForDerivedFigure(question: string): boolean {
   return DERIVED.test(question);
 }
 
-/** True when answering needs a computation over figures: a derived figure, or a yes/no trend or measure judgment. */
+/**
+ * Narrower than `DERIVED`: the wording of a calculation, not of any rate or share. "What is the
+ * mileage rate?" or "What percentage of staff work remotely?" ask for a figure a sentence may
+ * state; "the year-over-year change in operating income" or "the three-year average margin" ask
+ * for one that must be computed.
+ */
+const COMPUTED =
+  /\b(?:ratios?|growth(?:\s+rate)?|changes?\s+(?:in|of|from|between)|changed|year[-\s]over[-\s]year|average|margins?|turnover|compound|cagr|difference\s+between|defined\s+as)\b/iu;
+
+/** True when answering needs a computation over figures: a calculation's wording, or a yes/no trend or measure judgment. */
 export function asksForComputation(question: string): boolean {
-  if (asksForDerivedFigure(question)) return true;
+  if (COMPUTED.test(question)) return true;
   if (answerTypeOf(question) !== 'yesno') return false;
   return TREND.test(question) || measuresOf(question).length > 0;
 }
