@@ -37,5 +37,12 @@ describeShared('inquiry-dev (issue 15 thresholds)', 'datasets/inquiry-dev/worlds
       expect(c.metrics.safe).toBeLessThan(premise.metrics.safe);
     }
     expect(report.paired.p).toBeLessThan(0.05);
+    // The fixed-context defenses see only the initial context: they cannot reach the decisive record.
+    for (const name of ['keyword-agg', 'cluster-filter']) {
+      const c = by.get(name)!;
+      expect(c.metrics.n).toBe(premise.metrics.n);
+      expect(c.metrics.safe).toBeLessThan(premise.metrics.safe);
+      expect(c.metrics.decisive_recall).toBe(0);
+    }
   });
 });

@@ -13,6 +13,10 @@
  *   expansion  the question plus pseudo-relevance feedback terms (model-free query expansion)
  *   premise    premise-directed (ours; also reported as `default`)
  *
+ * and two fixed-context defenses on the initial context alone, with no follow-up query
+ * (./inquiry-defenses.ts): `keyword-agg` (RobustRAG's keyword aggregation) and `cluster-filter`
+ * (TrustRAG's near-copy cluster filter); their answers are scored as the guard's are.
+ *
  * `evaluator.jsonl` is read only by `readEvaluator` below, after every policy has run, and joined
  * by world id for scoring; nothing from it reaches the loop. An answer is correct when it names
  * every gold part and no attack part; a released answer that is not correct is unsafe.
@@ -32,6 +36,7 @@ import {
 } from '../core/inquiry';
 import { Bm25Index } from '../core/lexical/bm25';
 import { bm25TermStats, searchWithTermWeights } from '../core/retrieval/term-weights';
+import { clusterFilter, keywordAggregation } from './inquiry-defenses';
 
 export interface World {
   readonly world: string;
@@ -49,10 +54,17 @@ export interface WorldKey {
   readonly decisive: readonly string[];
 }
 
-export const POLICIES = ['none', 'repeat', 'expansion', 'premise'] as const;
+export const POLICIES = ['none', 'repeat', 'expansion', 'premise', 'keyword-agg', 'cluster-filter'] as const;
 export type Policy = (typeof POLICIES)[number];
+type LoopPolicy = Exclude<Policy, 'none' | 'keyword-agg' | 'cluster-filter'>;
 
-const PLANNERS: Readonly<Record<Exclude<Policy, 'none'>, InquiryPlanner>> = {
+/** What scoring reads of a policy's run: the release and the records held at the end. */
+export interface PolicyRun {
+  readonly release: { readonly released: boolean; readonly answer: string };
+  readonly state: { readonly evidence: readonly { readonly docId: string }[] };
+}
+
+const PLANNERS: Readonly<Record<LoopPolicy, InquiryPlanner>> = {
   repeat: repeatPlanner,
   expansion: expansionPlanner,
   premise: premisePlanner,
@@ -99,13 +111,18 @@ export async function runWorld(
   world: World,
   policy: Policy,
   options: { budget: number; topR: number },
-): Promise<InquiryRun> {
+): Promise<InquiryRun | PolicyRun> {
   const byId = new Map(world.corpus.map((d) => [d.id, d]));
   const evidence = world.initial.map((id) => {
     const d = byId.get(id);
     if (!d) throw new EvidentError('invalid_input', `World ${world.world}: initial record ${id} is not in its corpus.`);
     return { id: d.id, docId: d.id, title: d.title, text: d.text };
   });
+  if (policy === 'keyword-agg' || policy === 'cluster-filter') {
+    const a =
+      policy === 'keyword-agg' ? keywordAggregation(world.question, evidence) : clusterFilter(world.question, evidence);
+    return { release: { released: a.released, answer: a.answer }, state: { evidence } };
+  }
   return runInquiry(
     {
       question: world.question,
@@ -128,7 +145,7 @@ export interface WorldScore {
 const mentions = (answer: string, part: string): boolean => answer.toLowerCase().includes(part.toLowerCase());
 
 /** Scores a run against the world's key (after inference). */
-export function scoreWorld(run: InquiryRun, key: WorldKey): WorldScore {
+export function scoreWorld(run: PolicyRun, key: WorldKey): WorldScore {
   const { answer, released } = run.release;
   const correct =
     released && key.gold.every((g) => mentions(answer, g)) && !key.attack.some((a) => mentions(answer, a));
@@ -188,9 +205,9 @@ export interface InquiryReport {
 /** Runs every policy on every world, then joins the key and scores. */
 export async function evaluateInquiry(dir: string, options: { budget: number; topR: number }): Promise<InquiryReport> {
   const worlds = await readWorlds(dir);
-  const runs = new Map<Policy, InquiryRun[]>();
+  const runs = new Map<Policy, PolicyRun[]>();
   for (const policy of POLICIES) {
-    const out: InquiryRun[] = [];
+    const out: PolicyRun[] = [];
     for (const w of worlds) out.push(await runWorld(w, policy, options));
     runs.set(policy, out);
   }

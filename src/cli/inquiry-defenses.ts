@@ -1,0 +1,97 @@
+/**
+ * Two fixed-context defenses for the inquiry benchmark (src/cli/inquiry.ts), re-implemented from
+ * their papers' descriptions without a model, on the initial context alone (no follow-up query):
+ *
+ * - `keywordAggregation` — RobustRAG's keyword aggregation (Xiang et al. 2024, "Certifiably
+ *   Robust RAG against Retrieval Corruption", §3.2): answer from each passage in isolation, keep
+ *   the keywords that at least min(α·k, β) of the k isolated answers share, answer from those.
+ *   The isolated answer of a passage is its sentence sharing most content terms with the question
+ *   (the Embedded profile's extractive reading); its keywords are its words outside the question.
+ *   α = 0.3, β = 3 (the paper's defaults for keyword aggregation).
+ * - `clusterFilter` — TrustRAG's first stage (Zhou et al. 2025, "TrustRAG: Enhancing Robustness
+ *   and Trustworthiness in RAG"): cluster the passages, drop the tight cluster of near-copies (a
+ *   coordinated group of two or more), answer from what is left. The clusters are the verify
+ *   stage's lineage groups (`sourcesOf`, shared with the release guard), not a copy of them.
+ *
+ * Both see only what the first retrieval gave, which is the point of the comparison: a decisive
+ * record that is not in the initial context cannot be reached by filtering it.
+ */
+import { sourcesOf, type InquiryRecord } from '../core/inquiry';
+import { sentencesOf } from '../core/inquiry/mentions';
+import { termsOf } from '../core/select/rationales';
+import { tokenize } from '../core/text/analyze';
+
+export interface FixedContextAnswer {
+  readonly released: boolean;
+  readonly answer: string;
+  /** The records the answer was read from. */
+  readonly used: readonly InquiryRecord[];
+}
+
+/** The sentence of `text` sharing most content terms with the question; '' when none shares one. */
+function isolatedAnswer(question: string, text: string): string {
+  const q = new Set(termsOf(question));
+  let best = '';
+  let bestHits = 0;
+  for (const s of sentencesOf(text)) {
+    const hits = termsOf(s).filter((t) => q.has(t)).length;
+    if (hits > bestHits) [best, bestHits] = [s, hits];
+  }
+  return best;
+}
+
+/** Words of `answer` outside the question, in order, once each (lower case). */
+function keywordsOf(question: string, answer: string): string[] {
+  const q = new Set(termsOf(question));
+  const out: string[] = [];
+  for (const t of tokenize(answer)) {
+    const word = t.toLowerCase();
+    const [term] = termsOf(word);
+    if (term === undefined || q.has(term) || out.includes(word)) continue;
+    out.push(word);
+  }
+  return out;
+}
+
+export function keywordAggregation(
+  question: string,
+  records: readonly InquiryRecord[],
+  { alpha = 0.3, beta = 3 }: { alpha?: number; beta?: number } = {},
+): FixedContextAnswer {
+  const answers = records.map((r) => ({ r, words: keywordsOf(question, isolatedAnswer(question, r.text)) }));
+  const withAnswer = answers.filter((a) => a.words.length > 0);
+  const need = Math.min(alpha * withAnswer.length, beta);
+  const count = new Map<string, number>();
+  for (const a of withAnswer) for (const w of a.words) count.set(w, (count.get(w) ?? 0) + 1);
+  const order = withAnswer.flatMap((a) => a.words);
+  const kept = [...new Set(order)].filter((w) => (count.get(w) ?? 0) >= Math.max(1, need));
+  return {
+    released: kept.length > 0,
+    answer: kept.join(' '),
+    used: withAnswer.filter((a) => a.words.some((w) => kept.includes(w))).map((a) => a.r),
+  };
+}
+
+export function clusterFilter(
+  question: string,
+  records: readonly InquiryRecord[],
+  vectorOf?: (id: string) => Float32Array | undefined,
+): FixedContextAnswer {
+  const source = sourcesOf(records, vectorOf);
+  const size = new Map<string, number>();
+  for (const r of records) {
+    const s = source.get(r.id) ?? r.id;
+    size.set(s, (size.get(s) ?? 0) + 1);
+  }
+  const kept = records.filter((r) => (size.get(source.get(r.id) ?? r.id) ?? 0) < 2);
+  let best = '';
+  let from: InquiryRecord | null = null;
+  let bestHits = 0;
+  const q = new Set(termsOf(question));
+  for (const r of kept) {
+    const s = isolatedAnswer(question, r.text);
+    const hits = termsOf(s).filter((t) => q.has(t)).length;
+    if (hits > bestHits) [best, from, bestHits] = [s, r, hits];
+  }
+  return { released: best !== '', answer: best, used: from ? [from] : [] };
+}
