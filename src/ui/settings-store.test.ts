@@ -201,6 +201,24 @@ describe('SettingsStore', () => {
     store.dispose();
   });
 
+  it('keeps reading while no embedder is active yet (a failed startup load, the default still loading)', async () => {
+    const client = fakeClient();
+    const store = new SettingsStore(client, { pollMs: 5 });
+    const failed: RestoreStatus = {
+      ...NO_RESTORE,
+      state: 'failed',
+      profile: 'enhanced',
+      error: { code: 'model_not_found', message: 'not self-hosted' },
+    };
+    client.setStatus({ ...idleModels(null, false, failed), activeEmbedder: null });
+    await store.refreshModels();
+    expect(store.getState().models?.activeEmbedder).toBeNull();
+    client.setStatus({ ...idleModels(null, false, failed), activeEmbedder: 'use-lite' });
+    await new Promise((r) => setTimeout(r, 40));
+    expect(store.getState().models?.activeEmbedder).toBe('use-lite');
+    store.dispose();
+  });
+
   it('remembers consent and the loaded profile in the settings; release remembers Embedded', async () => {
     const client = fakeClient();
     const store = new SettingsStore(client);

@@ -76,10 +76,15 @@ export interface SettingsStoreOptions {
   readonly onProfileReady?: (result: ProfileLoadResult) => void;
 }
 
+/** How long the page keeps reading while no embedder is active: 10 minutes at the default 500 ms. */
+const MAX_PENDING_POLLS = 1200;
+
 export class SettingsStore extends Store<SettingsState> {
   private profileRun: AbortController | null = null;
   private poll: ReturnType<typeof setTimeout> | null = null;
   private readonly pollMs: number;
+  /** Reads made while no embedder was active (bounded by `MAX_PENDING_POLLS`). */
+  private pendingPolls = 0;
   private readonly onProfileReady: ((result: ProfileLoadResult) => void) | null;
 
   constructor(
@@ -253,7 +258,11 @@ export class SettingsStore extends Store<SettingsState> {
     }
     const profileLoad = followWorker(this.getState().profileLoad, models);
     this.set({ models, ...(profileLoad ? { profileLoad } : {}) });
-    if (models.reembed.state === 'running' || models.restore.state === 'loading') {
+    // Also while no embedder is active yet: after a failed startup load the default embedder may
+    // still be loading (slowly on a busy machine), and the page would say "none yet" for good.
+    const embedderPending = models.activeEmbedder === null && this.pendingPolls++ < MAX_PENDING_POLLS;
+    if (models.activeEmbedder !== null) this.pendingPolls = 0;
+    if (models.reembed.state === 'running' || models.restore.state === 'loading' || embedderPending) {
       this.poll = setTimeout(() => void this.refreshModels(), this.pollMs);
     }
   }
