@@ -293,3 +293,44 @@ describe('Engine', () => {
     expect([...updates]).toEqual(expect.arrayContaining(['updated', 'built']));
   });
 });
+
+describe('search inside the sections a question names', () => {
+  const FILING: AddDocumentInput = {
+    docId: 'acme-10k',
+    title: 'Acme Industries — Form 10-K',
+    format: 'markdown',
+    text: [
+      '# Risk Factors',
+      '',
+      'Analysts may answer questions about our year end results, our net figures and our equity.',
+      '',
+      '# Consolidated Balance Sheets',
+      '',
+      '| | 2018 | 2017 |',
+      '| --- | --- | --- |',
+      '| Property, plant and equipment — net | 8,738 | 8,866 |',
+      '',
+    ].join('\n'),
+  };
+  const question =
+    'Shown in the balance sheet: what is the year end net property for Acme? Answer as an equity analyst.';
+  const sectionHit = (r: SearchResponse) => r.hits.find((h) => h.trace.some((t) => t.stage === 'section'));
+
+  it('lifts the named statement’s rows, and keeps doing so after other documents come and a retitle', async () => {
+    const engine = new Engine();
+    engine.setEmbedder(new WordHashEmbedder());
+    await engine.addDocument(FILING);
+    const first = await engine.search(question, { k: 5 });
+    expect(first.hits[0]?.text).toMatch(/Property, plant and equipment/);
+    expect(sectionHit(first)?.trace.find((t) => t.stage === 'section')?.detail?.section).toBe(
+      'Consolidated Balance Sheets',
+    );
+    await engine.addDocument({ docId: 'memo', title: 'Memo', format: 'text', text: 'A memo about lunch and parking.' });
+    await engine.updateMeta('acme-10k', { title: 'Acme Industries annual report' });
+    const again = await engine.search(question, { k: 5 });
+    expect(again.hits[0]?.text).toMatch(/Property, plant and equipment/);
+    expect(sectionHit(again)).toBeDefined();
+    // A question naming no section searches as before: no section entry anywhere.
+    expect(sectionHit(await engine.search('lunch and parking', { k: 5 }))).toBeUndefined();
+  });
+});
