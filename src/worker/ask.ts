@@ -255,9 +255,8 @@ export async function ask(deps: AskDeps, question: string, cb: AskCallbacks = {}
     verdict.outcome,
     inquiry.trace,
     firstSources,
-    deps.engine.selectionView(
-      new Set(inquiry.trace.release.chain.map((id) => id.slice(0, Math.max(0, id.lastIndexOf('#'))))),
-    ),
+    // The chain's records are among those the follow-up queries added or the packet held.
+    deps.engine.selectionView(new Set([...inquiry.followUp.map((r) => r.docId), ...firstSources.map((s) => s.docId)])),
   );
   const firstAnswer = toAskAnswer(answer, validation);
   onProgress?.({ phase: 'done' });
