@@ -24,11 +24,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { preview, type PreviewServer } from 'vite';
 import type { EmbedBenchPage, PageRun } from '../../test/e2e/models-page/embed-bench';
 import { CHROMIUM_PATH, launchChromium } from '../node/chromium';
+import { reportBenchResult, runIfMain } from './common';
 import { buildModelsPages } from '../../test/e2e/models-page/build';
 import { scifactDocTexts } from './bench-embed';
 
@@ -251,8 +252,7 @@ function embedWasmTable(res: EmbedBrowserResult): string {
   return out.join('\n');
 }
 
-async function main(): Promise<void> {
-  const argv = process.argv.slice(2);
+async function main(argv: string[]): Promise<number> {
   const opts: { -readonly [K in keyof EmbedBrowserOptions]?: EmbedBrowserOptions[K] } = {};
   let json: string | undefined;
   for (let i = 0; i < argv.length; i++) {
@@ -270,23 +270,7 @@ async function main(): Promise<void> {
         `bench-embed-browser: unknown argument "${a}". Allowed: --seconds, --rounds, --threads, --report-cores N|none, --batches, --webgpu-batches N,N|none, --json FILE.`,
       );
   }
-  const res = await runEmbedBrowserBench(opts);
-  if (typeof res === 'string') {
-    console.log(res);
-    process.exitCode = 2;
-    return;
-  }
-  console.log(`\n${embedBrowserTable(res)}`);
-  if (json) {
-    const { writeFileSync } = await import('node:fs');
-    writeFileSync(json, JSON.stringify(res, null, 2));
-    console.log(`wrote ${json}`);
-  }
+  return reportBenchResult(await runEmbedBrowserBench(opts), embedBrowserTable, json);
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main().catch((err: unknown) => {
-    console.error(err);
-    process.exitCode = 1;
-  });
-}
+runIfMain(import.meta.url, main);

@@ -20,7 +20,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { preview, type PreviewServer } from 'vite';
 import { pdf, type PdfLine } from '../../test/fixtures/documents';
@@ -28,6 +28,7 @@ import type { IngestBenchPage } from '../../test/e2e/models-page/ingest-bench';
 import type { IngestBenchRun } from '../../test/e2e/models-page/ingest-bench.worker';
 import { buildModelsPages } from '../../test/e2e/models-page/build';
 import { CHROMIUM_PATH, launchChromium } from '../node/chromium';
+import { reportBenchResult, runIfMain } from './common';
 import { scifactDocTexts } from './bench-embed';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -203,8 +204,7 @@ export function ingestBrowserTable(res: IngestBrowserResult): string {
   return out.join('\n');
 }
 
-async function main(): Promise<void> {
-  const argv = process.argv.slice(2);
+async function main(argv: string[]): Promise<number> {
   const opts: { -readonly [K in keyof IngestBrowserOptions]?: IngestBrowserOptions[K] } = {};
   const pdfs: string[] = [];
   let json: string | undefined;
@@ -222,23 +222,7 @@ async function main(): Promise<void> {
       );
   }
   if (pdfs.length > 0) opts.pdfs = pdfs;
-  const res = await runIngestBrowserBench(opts);
-  if (typeof res === 'string') {
-    console.log(res);
-    process.exitCode = 2;
-    return;
-  }
-  console.log(`\n${ingestBrowserTable(res)}`);
-  if (json) {
-    const { writeFileSync } = await import('node:fs');
-    writeFileSync(json, JSON.stringify(res, null, 2));
-    console.log(`wrote ${json}`);
-  }
+  return reportBenchResult(await runIngestBrowserBench(opts), ingestBrowserTable, json);
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main().catch((err: unknown) => {
-    console.error(err);
-    process.exitCode = 1;
-  });
-}
+runIfMain(import.meta.url, main);

@@ -47,6 +47,27 @@ export function runIfMain(metaUrl: string, main: (argv: string[]) => Promise<num
   );
 }
 
+/**
+ * The end of a benchmark command: the reason it could not run (exit 2), or its table, and the
+ * result as JSON to `json` when asked. Returns the exit code.
+ */
+export async function reportBenchResult<T>(
+  res: T | string,
+  table: (r: T) => string,
+  json: string | undefined,
+): Promise<number> {
+  if (typeof res === 'string') {
+    console.log(res);
+    return 2;
+  }
+  console.log(`\n${table(res)}`);
+  if (json) {
+    await writeFile(json, JSON.stringify(res, null, 2));
+    console.log(`wrote ${json}`);
+  }
+  return 0;
+}
+
 /** The rows of a JSON-lines file; a missing file is `dataset_missing`, a bad line `invalid_input`. */
 export async function readJsonl<T>(file: string, what = 'Dataset'): Promise<T[]> {
   let text: string;
