@@ -445,15 +445,14 @@ function DeviceSection({
   );
 }
 
-function PriorsSection({
-  settings,
-  store,
-  saving,
-}: {
+/** What each form section of the page gets: the settings, the store that saves them, whether a save is running. */
+interface FormSectionProps {
   readonly settings: AppSettings;
   readonly store: SettingsStore;
   readonly saving: boolean;
-}) {
+}
+
+function PriorsSection({ settings, store, saving }: FormSectionProps) {
   const [draft, setDraft] = useState<Record<SourceType, string>>(
     () =>
       Object.fromEntries(SOURCE_TYPES.map((t) => [t, String(settings.priorTable[t])])) as Record<SourceType, string>,
@@ -532,15 +531,7 @@ function PriorsSection({
   );
 }
 
-function SelectionSection({
-  settings,
-  store,
-  saving,
-}: {
-  readonly settings: AppSettings;
-  readonly store: SettingsStore;
-  readonly saving: boolean;
-}) {
+function SelectionSection({ settings, store, saving }: FormSectionProps) {
   const v = settings.values;
   const [budget, setBudget] = useState(String(v.budget));
   const [lambda, setLambda] = useState(v.mmrLambda);
@@ -676,15 +667,7 @@ function NumberField({
 }
 
 /** OCR of scanned PDF pages: on by default; its files load only when a page without text is met. */
-function OcrSection({
-  settings,
-  store,
-  saving,
-}: {
-  readonly settings: AppSettings;
-  readonly store: SettingsStore;
-  readonly saving: boolean;
-}) {
+function OcrSection({ settings, store, saving }: FormSectionProps) {
   const on = settings.values.ocr;
   return (
     <section className="panel" aria-labelledby="ocr-heading">
