@@ -8,8 +8,8 @@
  * This stage reads the pool and says whether it is dominated by long documents: at least
  * `minShare` of its first `window` candidates come from documents with `minChunks` chunks or
  * more (counted over the chunks selection can see). When it is, selection keeps at least
- * `minKeep` candidates past the cutoff (within the user's upper bound and the token budget, which
- * still trim), lets MMR take up to `perDocument` chunks of one document and dedup up to
+ * `minKeep` candidates past the cutoff (past the user's upper bound when it is lower; the token
+ * budget still trims), lets MMR take up to `perDocument` chunks of one document and dedup up to
  * `perSection` of one section (a statement's rows and its notes share one). Short-document pools (SciFact
  * abstracts, news passages, policies) are unaffected.
  */
@@ -24,11 +24,14 @@ export interface LongDocumentOptions {
   readonly minShare: number;
   /** Candidates (best first) the share is read over. Default 20. */
   readonly window: number;
-  /** Least evidence kept past the cutoff for a long pool. Default 8 (financebench dev half). */
+  /**
+   * Least evidence kept past the cutoff for a long pool; it may exceed the cutoff's upper bound
+   * (select.ts). Default 20 (financebench dev half; DESIGN.md, Long documents).
+   */
   readonly minKeep: number;
-  /** MMR's cap on chunks of one document for a long pool. Default 12. */
+  /** MMR's cap on chunks of one document for a long pool. Default 20. */
   readonly perDocument: number;
-  /** Dedup's cap on chunks of one section for a long pool (a statement's rows share one). Default 4. */
+  /** Dedup's cap on chunks of one section for a long pool (a statement's rows share one). Default 6. */
   readonly perSection: number;
 }
 
