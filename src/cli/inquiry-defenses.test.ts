@@ -17,6 +17,7 @@ describe('fixed-context defenses on the supply-contract world', () => {
 
   it('the cluster filter drops the two near-copies and answers from the rest, which does not settle it', () => {
     const a = clusterFilter(CONTRACT_QUESTION, initial);
+    expect(a.dropped).toEqual(['blog-1', 'blog-2']);
     expect(a.used.map((r) => r.id)).toEqual(['memo']);
     expect(a.answer).not.toMatch(/90 days|dollars/);
     expect(a.answer).not.toMatch(/net 30|euros/);

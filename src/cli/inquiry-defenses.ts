@@ -26,6 +26,8 @@ export interface FixedContextAnswer {
   readonly answer: string;
   /** The records the answer was read from. */
   readonly used: readonly InquiryRecord[];
+  /** Ids of the records the defense set aside before answering (the cluster filter's near-copies). */
+  readonly dropped: readonly string[];
 }
 
 /** The sentence of `text` sharing most content terms with the question; '' when none shares one. */
@@ -69,6 +71,7 @@ export function keywordAggregation(
     released: kept.length > 0,
     answer: kept.join(' '),
     used: withAnswer.filter((a) => a.words.some((w) => kept.includes(w))).map((a) => a.r),
+    dropped: [],
   };
 }
 
@@ -93,5 +96,6 @@ export function clusterFilter(
     const hits = termsOf(s).filter((t) => q.has(t)).length;
     if (hits > bestHits) [best, from, bestHits] = [s, r, hits];
   }
-  return { released: best !== '', answer: best, used: from ? [from] : [] };
+  const dropped = records.filter((r) => !kept.includes(r)).map((r) => r.id);
+  return { released: best !== '', answer: best, used: from ? [from] : [], dropped };
 }
