@@ -36,7 +36,7 @@ import {
 } from '../core/library-format';
 import { fuse, type FusionMode } from '../core/retrieval/fusion';
 import { DEFAULT_SECTION_SEARCH, searchNamedSections, type SectionHitTrace } from '../core/retrieval/section-search';
-import { documentSections, SectionIndex, type SectionedChunk, type SectionEntry } from '../core/retrieval/sections';
+import { SectionIndex, type SectionedChunk } from '../core/retrieval/sections';
 import { weightedQuery } from '../core/retrieval/term-weights';
 import type { Candidate, Chunk, DocumentMeta, Hit, IndexableDoc, TraceEntry } from '../core/types';
 import { fnv1a64 } from '../core/util/hash';
@@ -158,11 +158,6 @@ export class Engine {
   private bm25: Bm25Index | null = null;
   /** Section names of the indexed chunks (built on first search after a change). */
   private sections: SectionIndex | null = null;
-  /** Each document's section names (its analyzer is the index's, which never changes). */
-  private readonly sectionEntries = new WeakMap<
-    StoredDoc,
-    { readonly title: string; readonly entries: readonly SectionEntry[] }
-  >();
   private dense: FlatIndex | null = null;
   /** Embedder id of the vectors in `dense`. */
   private denseModel: string | null = null;
@@ -847,26 +842,23 @@ export class Engine {
     };
   }
 
-  /**
-   * The section names of the indexed chunks, for the questions that name one. Each document's
-   * names are analyzed once while it is unchanged (`sectionEntries`); after a change only the
-   * index over them is made again.
-   */
+  /** The section names of the indexed chunks, for the questions that name one. */
   private sectionIndex(bm25: Bm25Index): SectionIndex {
-    if (this.sections) return this.sections;
-    const analyze = (text: string): string[] => bm25.analyze(text);
-    const entries: SectionEntry[] = [];
-    for (const doc of this.docs.values()) {
-      // A retitled document (`updateMeta`) is analyzed again: its title's terms are not distinctive.
-      let own = this.sectionEntries.get(doc);
-      if (!own || own.title !== doc.meta.title) {
-        own = { title: doc.meta.title, entries: documentSections(sectionedChunks(doc), analyze) };
-        this.sectionEntries.set(doc, own);
-      }
-      entries.push(...own.entries);
-    }
-    this.sections = SectionIndex.of(entries, analyze, (term) => bm25.df(term), bm25.size);
+    this.sections ??= SectionIndex.build(
+      this.sectionedChunks(),
+      (text) => bm25.analyze(text),
+      (term) => bm25.df(term),
+      bm25.size,
+    );
     return this.sections;
+  }
+
+  private *sectionedChunks(): Iterable<SectionedChunk> {
+    for (const { meta, chunks } of this.docs.values()) {
+      for (const chunk of chunks) {
+        yield { id: chunk.id, docId: meta.id, docTitle: meta.title, names: sectionNames(chunk) };
+      }
+    }
   }
 
   /** Brings the BM25 index up to date with the documents (incrementally when it can). */
@@ -939,11 +931,6 @@ function indexable({ meta, chunks }: StoredDoc): IndexableDoc[] {
     headings: [...chunk.headings, ...contextTitleLines(chunk.context)].join(' / '),
     text: chunk.text,
   }));
-}
-
-/** A document's chunks with the names they lie under (core/retrieval/sections.ts). */
-function* sectionedChunks({ meta, chunks }: StoredDoc): Iterable<SectionedChunk> {
-  for (const chunk of chunks) yield { id: chunk.id, docId: meta.id, docTitle: meta.title, names: sectionNames(chunk) };
 }
 
 /**

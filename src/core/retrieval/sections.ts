@@ -21,7 +21,6 @@
  *
  * Pure: the index is built from plain records and an analyzer; nothing here reads the library.
  */
-import { bm25Idf } from '../lexical/bm25';
 import { canonicalStatementText } from './statement-names';
 import { measuresOf } from './financial-measures';
 
@@ -92,54 +91,16 @@ const MIN_TERMS = 2;
 /** The question window may hold this many other terms between a name's terms. */
 const WINDOW_SLACK = 2;
 
-/** A section name of one document and the chunks under it (`documentSections`). */
-export interface SectionEntry {
+interface NameEntry {
   readonly name: string;
   readonly docId: string;
   readonly terms: readonly string[];
-  readonly chunkIds: readonly string[];
-}
-
-/**
- * The section names of some chunks, keyed by document: what `SectionIndex` matches. Depends only
- * on the chunks and the analyzer, so a caller may keep each document's entries while it is
- * unchanged (the engine does) and index them again with `SectionIndex.of`.
- */
-export function documentSections(
-  chunks: Iterable<SectionedChunk>,
-  analyze: (text: string) => string[],
-): SectionEntry[] {
-  const qualifiers = new Set(QUALIFIERS.flatMap((w) => analyze(w)));
-  const titleTerms = new Map<string, Set<string>>();
-  const termsOfName = new Map<string, readonly string[]>();
-  const byKey = new Map<string, { name: string; docId: string; terms: readonly string[]; chunkIds: string[] }>();
-  for (const chunk of chunks) {
-    let own = titleTerms.get(chunk.docId);
-    if (!own) titleTerms.set(chunk.docId, (own = new Set(analyze(chunk.docTitle))));
-    const seen = new Set<string>();
-    for (const name of namesOf(chunk.names)) {
-      const cacheKey = `${chunk.docId}\u0000${name}`;
-      let terms = termsOfName.get(cacheKey);
-      if (!terms) {
-        const t = distinctiveTerms(name, analyze, qualifiers, own);
-        terms = t.length >= MIN_TERMS || t.some(isStatementToken) ? t : [];
-        termsOfName.set(cacheKey, terms);
-      }
-      if (terms.length === 0) continue;
-      const key = `${chunk.docId}\u0000${[...terms].sort().join(' ')}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      const entry = byKey.get(key);
-      if (entry) entry.chunkIds.push(chunk.id);
-      else byKey.set(key, { name, docId: chunk.docId, terms, chunkIds: [chunk.id] });
-    }
-  }
-  return [...byKey.values()];
+  readonly chunkIds: string[];
 }
 
 export class SectionIndex {
   private constructor(
-    private readonly entries: readonly SectionEntry[],
+    private readonly entries: readonly NameEntry[],
     private readonly analyze: (text: string) => string[],
     private readonly df: (term: string) => number,
     private readonly size: number,
@@ -155,17 +116,32 @@ export class SectionIndex {
     df: (term: string) => number,
     size: number,
   ): SectionIndex {
-    return SectionIndex.of(documentSections(chunks, analyze), analyze, df, size);
-  }
-
-  /** The index over entries `documentSections` made with the same `analyze`. */
-  static of(
-    entries: readonly SectionEntry[],
-    analyze: (text: string) => string[],
-    df: (term: string) => number,
-    size: number,
-  ): SectionIndex {
-    return new SectionIndex(entries, analyze, df, size);
+    const qualifiers = new Set(QUALIFIERS.flatMap((w) => analyze(w)));
+    const titleTerms = new Map<string, Set<string>>();
+    const termsOfName = new Map<string, readonly string[]>();
+    const byKey = new Map<string, NameEntry>();
+    for (const chunk of chunks) {
+      let own = titleTerms.get(chunk.docId);
+      if (!own) titleTerms.set(chunk.docId, (own = new Set(analyze(chunk.docTitle))));
+      const seen = new Set<string>();
+      for (const name of namesOf(chunk.names)) {
+        const cacheKey = `${chunk.docId}\u0000${name}`;
+        let terms = termsOfName.get(cacheKey);
+        if (!terms) {
+          const t = distinctiveTerms(name, analyze, qualifiers, own);
+          terms = t.length >= MIN_TERMS || t.some(isStatementToken) ? t : [];
+          termsOfName.set(cacheKey, terms);
+        }
+        if (terms.length === 0) continue;
+        const key = `${chunk.docId}\u0000${[...terms].sort().join(' ')}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        const entry = byKey.get(key);
+        if (entry) entry.chunkIds.push(chunk.id);
+        else byKey.set(key, { name, docId: chunk.docId, terms, chunkIds: [chunk.id] });
+      }
+    }
+    return new SectionIndex([...byKey.values()], analyze, df, size);
   }
 
   get sectionCount(): number {
@@ -198,7 +174,10 @@ export class SectionIndex {
   }
 
   private idf(term: string): number {
-    return isStatementToken(term) ? 4 : bm25Idf(this.size, this.df(term));
+    if (isStatementToken(term)) return 4;
+    const n = this.size;
+    const df = this.df(term);
+    return Math.log(1 + (n - df + 0.5) / (df + 0.5));
   }
 }
 
