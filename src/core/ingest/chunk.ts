@@ -17,7 +17,8 @@
  *    one chunk long are ever counted. Cuts never separate a surrogate pair.
  *
  * 5. A table is packed on its own (table-pack.ts): its chunks hold whole rows, led by the section
- *    heading and the table's title lines when nothing else of the section comes before them, and
+ *    heading and the table's title lines when nothing else of the section comes before them and
+ *    they fit one chunk beside the table's first row (else they are packed with the prose), and
  *    every chunk that does not hold the table's title or column header itself gets them as its
  *    `context` (table.ts finds both). `countTokens(contextualText(chunk))` — context, newline,
  *    text: what the embedder reads besides the heading trail — stays within `maxTokens`.
@@ -171,10 +172,12 @@ function chunkSection(section: Section, ctx: Context, overlap: number, emit: Emi
     const units = blockUnits(text, block);
     if (block.kind === 'table' && units.length > 0) {
       const layout = tableLayout(text, section.blocks, index, units);
-      const lead = leadOf(run, layout);
-      pack(run.slice(0, run.length - lead.length), overlap, ctx, emit);
+      const h = layout.headerRows;
+      const headerSpan = h > 0 ? { start: (units[0] as Span).start, end: (units[h - 1] as Span).end } : null;
+      const lead = tableLead(leadOf(run, layout), tablePieces(units, layout, ctx), headerSpan, layout, ctx);
+      pack(run.slice(0, run.length - lead.taken), overlap, ctx, emit);
       run = [];
-      chunkTable(lead, units, layout, ctx, emit);
+      chunkTable(lead.pieces, layout, headerSpan, ctx, emit);
       return;
     }
     for (const unit of units) {
@@ -193,7 +196,7 @@ function chunkSection(section: Section, ctx: Context, overlap: number, emit: Emi
 }
 
 /**
- * The tail of the run that leads a table's first chunk: its title lines, and the section heading
+ * The tail of the run that may lead a table's first chunk: its title lines, and the section heading
  * when nothing else of the section comes before (so a heading and a title are not a chunk alone).
  */
 function leadOf(run: readonly RunPiece[], layout: TableLayout): RunPiece[] {
@@ -204,16 +207,68 @@ function leadOf(run: readonly RunPiece[], layout: TableLayout): RunPiece[] {
   return run.slice(k);
 }
 
+/** A piece of a table: the header rows together, or one row; an oversized row is split on its own. */
+interface TableRunPiece extends Piece {
+  readonly oversized: boolean;
+}
+
+/** The table's pieces in order: its header rows as one piece when they fit together, then each row. */
+function tablePieces(rows: readonly Span[], layout: TableLayout, ctx: Context): TableRunPiece[] {
+  const h = layout.headerRows;
+  const out: TableRunPiece[] = [];
+  let i = 0;
+  if (h > 1) {
+    const start = (rows[0] as Span).start;
+    const end = (rows[h - 1] as Span).end;
+    const tokens = ctx.count(start, end);
+    if (tokens <= ctx.max) {
+      out.push({ start, end, tokens, oversized: false });
+      i = h;
+    }
+  }
+  for (; i < rows.length; i++) {
+    const row = rows[i] as Span;
+    const tokens = ctx.count(row.start, row.end);
+    out.push({ start: row.start, end: row.end, tokens, oversized: tokens > ctx.max });
+  }
+  return out;
+}
+
+/**
+ * The table's pieces with the lead joined to its first piece, when the two fit one chunk within
+ * `target` (with the column header as context where that piece is not the header); `taken` lead
+ * pieces leave the run. A lead that cannot sit beside the table's first row stays in the run and is
+ * packed with the prose before it: a title alone in a chunk of its own would help nobody.
+ */
+function tableLead(
+  lead: readonly RunPiece[],
+  pieces: readonly TableRunPiece[],
+  headerSpan: Span | null,
+  layout: TableLayout,
+  ctx: Context,
+): { taken: number; pieces: readonly TableRunPiece[] } {
+  const first = pieces[0];
+  const none = { taken: 0, pieces };
+  if (lead.length === 0 || first === undefined || first.oversized) return none;
+  const start = (lead[0] as RunPiece).start;
+  const tokens = ctx.count(start, first.end);
+  // The first piece starts the table, so it holds the whole header when it reaches the header's end.
+  const contextTokens =
+    headerSpan === null || first.end >= headerSpan.end
+      ? 0
+      : Math.max(0, Math.min(ctx.countString(layout.header), Math.floor(ctx.max * ctx.contextShare)) - ctx.base);
+  if (tokens > ctx.max || tokens + contextTokens > ctx.target) return none;
+  return { taken: lead.length, pieces: [{ start, end: first.end, tokens, oversized: false }, ...pieces.slice(1)] };
+}
+
 /** A table's chunks: whole rows with their context; a row over `maxTokens` is split on its own, without one. */
 function chunkTable(
-  lead: readonly Piece[],
-  rows: readonly Span[],
+  pieces: readonly TableRunPiece[],
   layout: TableLayout,
+  headerSpan: Span | null,
   ctx: Context,
   emit: Emit,
 ): void {
-  const h = layout.headerRows;
-  const headerSpan = h > 0 ? { start: (rows[0] as Span).start, end: (rows[h - 1] as Span).end } : null;
   const tableCtx: TablePackContext = {
     text: ctx.text,
     target: ctx.target,
@@ -222,29 +277,18 @@ function chunkTable(
     contextTokens: Math.floor(ctx.max * ctx.contextShare),
     countString: ctx.countString,
   };
-  const pieces: Piece[] = [...lead];
+  const batch: Piece[] = [];
   const flush = (): void => {
-    if (pieces.length > 0) packTable(pieces, layout, headerSpan, tableCtx, emit);
-    pieces.length = 0;
+    if (batch.length > 0) packTable(batch, layout, headerSpan, tableCtx, emit);
+    batch.length = 0;
   };
-  let i = 0;
-  // The header rows and their delimiter travel as one piece when they fit together.
-  if (headerSpan !== null && h > 1) {
-    const tokens = ctx.count(headerSpan.start, headerSpan.end);
-    if (tokens <= ctx.max) {
-      pieces.push({ ...headerSpan, tokens });
-      i = h;
-    }
-  }
-  for (; i < rows.length; i++) {
-    const row = rows[i] as Span;
-    const tokens = ctx.count(row.start, row.end);
-    if (tokens <= ctx.max) {
-      pieces.push({ start: row.start, end: row.end, tokens });
+  for (const piece of pieces) {
+    if (!piece.oversized) {
+      batch.push(piece);
       continue;
     }
     flush();
-    pack(splitOversized(row, tokens, ctx), 0, ctx, emit);
+    pack(splitOversized(piece, piece.tokens, ctx), 0, ctx, emit);
   }
   flush();
 }

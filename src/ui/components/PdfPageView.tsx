@@ -104,6 +104,10 @@ export function PdfPageView({ original, span, citationId, onShowPassage }: Props
         viewport,
         ...(ratio !== 1 ? { transform: [ratio, 0, 0, ratio, 0, 0] } : {}),
       });
+      // A render cancelled (or cut off by the document's destroy) rejects with a pdf.js exception.
+      // It is awaited below or by the next draw, but when the dialog closes first neither runs:
+      // without this handler that rejection is an unhandled error on the page.
+      renderTask.promise.catch(() => {});
       layer.replaceChildren();
       layer.style.setProperty('--total-scale-factor', String(scale));
       const content = await pdfPage.getTextContent();
@@ -117,10 +121,8 @@ export function PdfPageView({ original, span, citationId, onShowPassage }: Props
       setRendered({ page, marked });
       layer.querySelector('mark')?.scrollIntoView({ block: 'center', inline: 'nearest' });
     })();
-    lastDraw.current = draw.then(
-      () => renderTask?.promise,
-      () => undefined,
-    );
+    // The next draw waits for this one's render to end, however it ends; this chain never rejects.
+    lastDraw.current = draw.then(() => renderTask?.promise).catch(() => undefined);
     draw.catch((err: unknown) => {
       if (cancelled || (err as { name?: string })?.name === 'RenderingCancelledException') return;
       setError(`This page could not be drawn: ${err instanceof Error ? err.message : String(err)}`);
