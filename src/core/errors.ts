@@ -20,6 +20,8 @@ export const ERROR_CODES = [
   'pdf_wrong_password',
   'pdf_no_text',
   'pdf_corrupt',
+  'passphrase_required',
+  'wrong_passphrase',
   'empty_file',
   'storage_full',
   'dataset_missing',

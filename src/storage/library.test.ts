@@ -2,6 +2,7 @@ import 'fake-indexeddb/auto';
 import { openDB } from 'idb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Bm25Index } from '../core/lexical/bm25';
+import { isEncryptedLibrary } from '../core/library-crypto';
 import { decodeLibrary, type DocumentRecord, type VectorRecord } from '../core/library-format';
 import { applyFeedback, createPriorState } from '../core/select/priors';
 import type { Chunk } from '../core/types';
@@ -373,6 +374,50 @@ describe('Library', () => {
     expect(after.documents).toEqual(before.documents);
     expect(after.chunks).toEqual(before.chunks);
     expect(after.settings).toEqual(before.settings);
+    src.close();
+    dst.close();
+  });
+
+  it('a protected export imports with its passphrase; wrong, missing or tampered, nothing is written', async () => {
+    const src = await open();
+    const a = documentRecord('a', 2);
+    await src.putDocument({ document: a, chunks: chunksOf('a', 2), vectors: vectors(a, 2) });
+    const sealed = await src.exportLibrary({ passphrase: 'a long passphrase' });
+    expect(isEncryptedLibrary(sealed)).toBe(true);
+    expect(Buffer.from(sealed).includes(chunksOf('a', 2)[0]!.text)).toBe(false);
+    const dst = await open();
+    await dst.putDocument({ document: documentRecord('keep', 1), chunks: chunksOf('keep', 1) });
+    const before = await dst.loadAll();
+
+    await expect(dst.importLibrary(sealed, { mode: 'replace' })).rejects.toMatchObject({
+      code: 'passphrase_required',
+    });
+    await expect(dst.importLibrary(sealed, { mode: 'replace', passphrase: 'a long passphrasf' })).rejects.toMatchObject(
+      { code: 'wrong_passphrase' },
+    );
+    const tampered = sealed.slice();
+    tampered[tampered.length - 20]! ^= 0x80;
+    await expect(
+      dst.importLibrary(tampered, { mode: 'replace', passphrase: 'a long passphrase' }),
+    ).rejects.toMatchObject({
+      code: 'invalid_input',
+      message: expect.stringContaining('changed or damaged after it was saved'),
+    });
+    await expect(
+      dst.importLibrary(sealed.subarray(0, sealed.length - 1), { mode: 'replace', passphrase: 'a long passphrase' }),
+    ).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringContaining('incomplete') });
+    const after = await dst.loadAll();
+    expect(after.documents).toEqual(before.documents);
+    expect(after.chunks).toEqual(before.chunks);
+
+    expect(await dst.importLibrary(sealed, { mode: 'replace', passphrase: 'a long passphrase' })).toMatchObject({
+      documents: 1,
+      chunks: 2,
+      vectors: 2,
+    });
+    const restored = await dst.loadAll();
+    expect(restored.documents.map((d) => d.id)).toEqual(['a']);
+    expect(restored.chunks).toEqual((await src.loadAll()).chunks);
     src.close();
     dst.close();
   });

@@ -12,6 +12,7 @@
  * vectors, and a document's vectors of each model go with the document.
  */
 import { EvidentError } from '../core/errors';
+import { decryptLibrary, encryptLibrary, isEncryptedLibrary } from '../core/library-crypto';
 import {
   applyMetaPatch,
   decodeLibrary,
@@ -72,6 +73,13 @@ export interface ImportOptions {
   /** `merge` (default) adds the file's documents, replacing ones with the same id; `replace` empties the library first. */
   readonly mode?: 'merge' | 'replace';
   readonly limits?: Partial<ImportLimits>;
+  /** Opens a protected file (`src/core/library-crypto.ts`); a protected file without it is refused. */
+  readonly passphrase?: string;
+}
+
+export interface ExportOptions {
+  /** Seals the file with this passphrase (AES-GCM, PBKDF2); without it the file is plain. */
+  readonly passphrase?: string;
 }
 
 export interface ImportSummary {
@@ -400,7 +408,7 @@ export class Library {
    * active model's only (one segment per document, as export files have always held), so a
    * backup is not twice the size; the previous model's are re-made by a switch to it.
    */
-  async exportLibrary(): Promise<Uint8Array> {
+  async exportLibrary(options: ExportOptions = {}): Promise<Uint8Array> {
     const tx = this.db.transaction(
       ['documents', 'chunkSets', 'vectorSets', 'originals', 'priors', 'feedback', 'settings'],
       'readonly',
@@ -426,7 +434,8 @@ export class Library {
     const versions = new Map(documents.map((d) => [d.id, d.addedAt]));
     const originals = stored.filter((o) => versions.get(o.docId) === o.docAddedAt);
     const snapshot: LibrarySnapshot = { documents, chunks, vectors, priors: priors ?? null, feedback, originals };
-    return encodeLibrary(snapshot);
+    const plain = encodeLibrary(snapshot);
+    return options.passphrase === undefined ? plain : encryptLibrary(plain, options.passphrase);
   }
 
   /**
@@ -444,7 +453,9 @@ export class Library {
         `importLibrary: mode must be one of merge, replace, got "${String(mode)}".`,
       );
     }
-    const snap = decodeLibrary(bytes, options.limits);
+    // A protected file is opened whole (every part authenticated) before anything is decoded or written.
+    const plain = isEncryptedLibrary(bytes) ? await decryptLibrary(bytes, options.passphrase ?? '') : bytes;
+    const snap = decodeLibrary(plain, options.limits);
     try {
       return await writeTx(
         this.db,

@@ -4,6 +4,7 @@
  */
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
+import { isEncryptedLibrary } from '../core/library-crypto';
 import { decodeLibrary } from '../core/library-format';
 import { Library } from '../storage/library';
 import { Engine } from '../worker/engine';
@@ -40,10 +41,10 @@ function clientOf(library: Library) {
   return {
     calls,
     client: {
-      exportLibrary: () => library.exportLibrary(),
-      importLibrary: (bytes: Uint8Array, opts: { mode?: 'merge' | 'replace' } = {}) => {
+      exportLibrary: (opts: { passphrase?: string } = {}) => library.exportLibrary(opts),
+      importLibrary: (bytes: Uint8Array, opts: { mode?: 'merge' | 'replace'; passphrase?: string } = {}) => {
         calls.imports++;
-        return library.importLibrary(bytes, { mode: opts.mode ?? 'merge' });
+        return library.importLibrary(bytes, { mode: opts.mode ?? 'merge', passphrase: opts.passphrase });
       },
       fillVectors: async () => {
         calls.fill++;
@@ -55,13 +56,13 @@ function clientOf(library: Library) {
 
 const ids = async (library: Library): Promise<string[]> => (await library.loadText()).documents.map((d) => d.id).sort();
 
-async function exported(library: Library): Promise<{ file: File; state: BackupState }> {
+async function exported(library: Library, passphrase?: string): Promise<{ file: File; state: BackupState }> {
   const saved: { blob: Blob; name: string }[] = [];
   const store = new BackupStore(clientOf(library).client, {
     save: (blob, name) => saved.push({ blob, name }),
     now: () => new Date(2025, 2, 7, 12),
   });
-  await store.exportLibrary();
+  await store.exportLibrary(passphrase === undefined ? {} : { passphrase });
   expect(saved).toHaveLength(1);
   return { file: new File([saved[0]!.blob], saved[0]!.name), state: store.getState() };
 }
@@ -71,7 +72,7 @@ describe('BackupStore', () => {
     const src = await storedLibrary(['doc-a', 'doc-b']);
     const { file, state } = await exported(src);
     expect(file.name).toBe('evident-library-2025-03-07.evlib');
-    expect(state.export).toEqual({ phase: 'done', fileName: file.name, bytes: file.size });
+    expect(state.export).toEqual({ phase: 'done', fileName: file.name, bytes: file.size, encrypted: false });
     const snap = decodeLibrary(new Uint8Array(await file.arrayBuffer()));
     expect(snap.documents.map((d) => d.id).sort()).toEqual(['doc-a', 'doc-b']);
     expect(snap.chunks.length).toBe((await src.loadText()).chunks.length);
@@ -85,7 +86,7 @@ describe('BackupStore', () => {
     let changed = 0;
     const store = new BackupStore(client, { onLibraryChanged: () => changed++, usage: async () => usage });
     store.choose(file);
-    expect(store.getState().import).toEqual({ phase: 'chosen', fileName: file.name, size: file.size });
+    expect(store.getState().import).toEqual({ phase: 'chosen', fileName: file.name, size: file.size, encrypted: null });
     expect(calls.imports).toBe(0);
     await store.confirmImport();
     expect(store.getState().import).toMatchObject({
@@ -145,6 +146,53 @@ describe('BackupStore', () => {
       error: { message: expect.stringMatching(/not a valid Evident library file/) },
     });
     expect(await ids(dst)).toEqual(['doc-keep']);
+  });
+
+  it('a protected export asks for its passphrase, keeps the file chosen after a wrong one, and imports with the right one', async () => {
+    const { file, state } = await exported(await storedLibrary(['doc-a']), 'long enough passphrase');
+    expect(state.export).toMatchObject({ phase: 'done', encrypted: true });
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    expect(isEncryptedLibrary(bytes)).toBe(true);
+    expect(new TextDecoder().decode(bytes)).not.toContain('annual leave');
+
+    const dst = await storedLibrary(['doc-keep']);
+    const before = await dst.loadAll();
+    const { client, calls } = clientOf(dst);
+    let changed = 0;
+    const store = new BackupStore(client, { onLibraryChanged: () => changed++ });
+    store.choose(file);
+    // Without a passphrase: asked for, nothing sent to the worker.
+    await store.confirmImport();
+    expect(store.getState().import).toMatchObject({
+      phase: 'chosen',
+      encrypted: true,
+      error: { code: 'passphrase_required' },
+    });
+    expect(calls.imports).toBe(0);
+    // A wrong one: still chosen, told so, the library as it was.
+    await store.confirmImport('long enough passphrasE');
+    expect(store.getState().import).toMatchObject({
+      phase: 'chosen',
+      fileName: file.name,
+      error: { code: 'wrong_passphrase', message: expect.stringMatching(/^This passphrase does not open the file/) },
+    });
+    const after = await dst.loadAll();
+    expect(after.documents).toEqual(before.documents);
+    expect(after.chunks).toEqual(before.chunks);
+    expect(changed).toBe(0);
+    // The right one.
+    await store.confirmImport('long enough passphrase');
+    expect(store.getState().import).toMatchObject({ phase: 'done', result: { documents: 1 } });
+    expect(await ids(dst)).toEqual(['doc-a', 'doc-keep']);
+    expect(changed).toBe(1);
+  });
+
+  it('a plain file is chosen as unprotected and imports without a passphrase', async () => {
+    const { file } = await exported(await storedLibrary(['doc-a']));
+    const store = new BackupStore(clientOf(await storedLibrary([])).client);
+    store.choose(file);
+    await store.confirmImport();
+    expect(store.getState().import).toMatchObject({ phase: 'done', result: { documents: 1 } });
   });
 
   it('says an empty file is empty without sending it, and a cancelled choice imports nothing', async () => {

@@ -10,8 +10,13 @@
  *   then the user confirms. The worker validates the whole file before it writes anything, and
  *   writes it in one transaction: a damaged or forged file, or a full disk, leaves the library as
  *   it was, and the message says so.
+ * - Protection: an export may be sealed with a passphrase (`src/core/library-crypto.ts`); the
+ *   result says whether it was. A chosen file is sniffed by its first bytes, so the import form
+ *   asks for the passphrase only for a protected one; a wrong passphrase keeps the file chosen
+ *   so the user can type it again.
  */
 import type { EvidentErrorValue } from '../core/errors';
+import { ENCRYPTED_LIBRARY_MAGIC } from '../core/library-crypto';
 import type { StorageUsage } from '../storage/usage';
 import { storageUsage } from '../storage/usage';
 import type { ImportLibraryResult } from '../worker/api';
@@ -28,13 +33,27 @@ export const MAX_IMPORT_BYTES = 2 ** 31 - 1;
 export type ExportState =
   | { readonly phase: 'idle' }
   | { readonly phase: 'working' }
-  | { readonly phase: 'done'; readonly fileName: string; readonly bytes: number }
+  | {
+      readonly phase: 'done';
+      readonly fileName: string;
+      readonly bytes: number;
+      /** Sealed with a passphrase; false: anyone with the file can read the library. */
+      readonly encrypted: boolean;
+    }
   | { readonly phase: 'error'; readonly error: EvidentErrorValue };
 
 export type ImportState =
   | { readonly phase: 'idle' }
   /** A file is chosen; nothing happens until the user confirms. */
-  | { readonly phase: 'chosen'; readonly fileName: string; readonly size: number }
+  | {
+      readonly phase: 'chosen';
+      readonly fileName: string;
+      readonly size: number;
+      /** A passphrase-protected file (null while its first bytes are being read). */
+      readonly encrypted: boolean | null;
+      /** Why the last try did not open it (a wrong or missing passphrase): the file stays chosen. */
+      readonly error?: EvidentErrorValue;
+    }
   | { readonly phase: 'working'; readonly fileName: string; readonly mode: ImportMode }
   | {
       readonly phase: 'done';
@@ -87,6 +106,7 @@ export function exportFileName(date: Date): string {
 
 export class BackupStore extends Store<BackupState> {
   private chosen: File | null = null;
+  private sniffing: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly client: Client,
@@ -95,26 +115,38 @@ export class BackupStore extends Store<BackupState> {
     super({ export: { phase: 'idle' }, import: { phase: 'idle' }, mode: 'merge', usage: null });
   }
 
-  /** Exports the library and hands the file to the user. */
-  async exportLibrary(): Promise<void> {
+  /** Exports the library and hands the file to the user; sealed when a passphrase is given. */
+  async exportLibrary(options: { readonly passphrase?: string } = {}): Promise<void> {
     if (this.getState().export.phase === 'working') return;
     this.set({ export: { phase: 'working' } });
+    const passphrase = options.passphrase === '' ? undefined : options.passphrase;
     try {
-      const bytes = await this.client.exportLibrary();
+      const bytes = await this.client.exportLibrary(passphrase === undefined ? {} : { passphrase });
       const fileName = exportFileName(this.options.now?.() ?? new Date());
       const file = new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'application/octet-stream' });
       (this.options.save ?? saveWithLink)(file, fileName);
-      this.set({ export: { phase: 'done', fileName, bytes: bytes.byteLength } });
+      this.set({ export: { phase: 'done', fileName, bytes: bytes.byteLength, encrypted: passphrase !== undefined } });
     } catch (err) {
       this.set({ export: { phase: 'error', error: toErrorValue(err) } });
     }
   }
 
-  /** A file to import was chosen: it waits for `confirmImport`. */
+  /** A file to import was chosen: it waits for `confirmImport`. Its first bytes say whether it is protected. */
   choose(file: File): void {
     if (this.getState().import.phase === 'working') return;
     this.chosen = file;
-    this.set({ import: { phase: 'chosen', fileName: file.name, size: file.size } });
+    this.set({ import: { phase: 'chosen', fileName: file.name, size: file.size, encrypted: null } });
+    this.sniffing = (async () => {
+      let encrypted = false;
+      try {
+        const head = new Uint8Array(await file.slice(0, ENCRYPTED_LIBRARY_MAGIC.length).arrayBuffer());
+        encrypted = ENCRYPTED_LIBRARY_MAGIC.every((b, i) => head[i] === b);
+      } catch {
+        // Unreadable: the import says so.
+      }
+      const s = this.getState().import;
+      if (this.chosen === file && s.phase === 'chosen') this.set({ import: { ...s, encrypted } });
+    })();
   }
 
   setMode(mode: ImportMode): void {
@@ -128,10 +160,21 @@ export class BackupStore extends Store<BackupState> {
     this.set({ import: { phase: 'idle' } });
   }
 
-  /** Imports the chosen file in the chosen mode. */
-  async confirmImport(): Promise<void> {
+  /** Imports the chosen file in the chosen mode (with `passphrase` for a protected file). */
+  async confirmImport(passphrase?: string): Promise<void> {
+    await this.sniffing;
     const file = this.chosen;
-    if (!file || this.getState().import.phase !== 'chosen') return;
+    const chosen = this.getState().import;
+    if (!file || chosen.phase !== 'chosen') return;
+    if (chosen.encrypted === true && !passphrase) {
+      this.set({
+        import: {
+          ...chosen,
+          error: { code: 'passphrase_required', message: 'This file is protected: enter its passphrase to import it.' },
+        },
+      });
+      return;
+    }
     this.chosen = null;
     const { mode } = this.getState();
     const fileName = file.name;
@@ -152,9 +195,16 @@ export class BackupStore extends Store<BackupState> {
     }
     let result: ImportLibraryResult;
     try {
-      result = await this.client.importLibrary(bytes, { mode });
+      result = await this.client.importLibrary(bytes, chosen.encrypted ? { mode, passphrase } : { mode });
     } catch (err) {
-      fail(toErrorValue(err));
+      const error = toErrorValue(err);
+      if (error.code === 'wrong_passphrase' || error.code === 'passphrase_required') {
+        // Keep the file: the user types the passphrase again.
+        this.chosen = file;
+        this.set({ import: { phase: 'chosen', fileName, size: file.size, encrypted: true, error } });
+        return;
+      }
+      fail(error);
       void this.refreshUsage();
       return;
     }

@@ -214,15 +214,17 @@ export class WorkerClient {
   }
 
   /** The library as one export file (transferred from the worker). */
-  exportLibrary(opts: CallSignal = {}): Promise<Uint8Array> {
-    return this.call(opts.signal, (api, callId) => api.exportLibrary({ callId }));
+  exportLibrary(opts: CallSignal & { passphrase?: string } = {}): Promise<Uint8Array> {
+    return this.call(opts.signal, (api, callId) => api.exportLibrary({ callId, passphrase: opts.passphrase }));
   }
 
   importLibrary(
     bytes: Uint8Array,
-    opts: CallSignal & { mode?: 'merge' | 'replace' } = {},
+    opts: CallSignal & { mode?: 'merge' | 'replace'; passphrase?: string } = {},
   ): Promise<ImportLibraryResult> {
-    return this.call(opts.signal, (api, callId) => api.importLibrary(bytes, { callId, mode: opts.mode }));
+    return this.call(opts.signal, (api, callId) =>
+      api.importLibrary(bytes, { callId, mode: opts.mode, passphrase: opts.passphrase }),
+    );
   }
 
   storageUsage(): Promise<StorageUsageInfo> {

@@ -245,6 +245,13 @@ export interface FillVectorsResult {
 export interface ImportLibraryOptions extends CallOptions {
   /** `merge` (default) adds the file's documents, replacing same ids; `replace` empties the library first. */
   readonly mode?: 'merge' | 'replace';
+  /** Opens a passphrase-protected file; such a file without it fails with `passphrase_required`. */
+  readonly passphrase?: string;
+}
+
+export interface ExportLibraryOptions extends CallOptions {
+  /** Protects the file with this passphrase (AES-GCM, PBKDF2-SHA-256); without it the file is plain. */
+  readonly passphrase?: string;
 }
 
 export interface ImportLibraryResult {
@@ -306,8 +313,8 @@ export interface EvidentWorkerApi extends ModelsApi, AppApi, BenchmarkApi {
   /** Removes a document with its chunks, vectors and feedback; false when it was not there. */
   deleteDocument(docId: string): Promise<Result<boolean>>;
   updateDocumentMeta(docId: string, patch: DocumentMetaPatch): Promise<Result<LibraryDocument>>;
-  /** The library as one export file (transferred). */
-  exportLibrary(options: CallOptions): Promise<Result<Uint8Array>>;
+  /** The library as one export file (transferred), protected when a passphrase is given. */
+  exportLibrary(options: ExportLibraryOptions): Promise<Result<Uint8Array>>;
   /** Validates an export file completely, then stores it in one transaction; invalid → `invalid_input`, nothing written. */
   importLibrary(bytes: Uint8Array, options: ImportLibraryOptions): Promise<Result<ImportLibraryResult>>;
   storageUsage(): Promise<Result<StorageUsageInfo>>;

@@ -362,7 +362,7 @@ const api: EvidentWorkerApi = {
       await libraryReady;
       if (!library)
         throw new EvidentError('internal', 'The library is not stored in this browser, so it cannot be exported.');
-      return library.exportLibrary();
+      return library.exportLibrary({ passphrase: options?.passphrase });
     });
     return result.ok ? Comlink.transfer(result, [result.value.buffer as ArrayBuffer]) : result;
   },
@@ -376,7 +376,7 @@ const api: EvidentWorkerApi = {
             'internal',
             'The library cannot be stored in this browser, so nothing can be imported.',
           );
-        const summary = await library.importLibrary(bytes, { mode: options?.mode });
+        const summary = await library.importLibrary(bytes, { mode: options?.mode, passphrase: options?.passphrase });
         // Reload from storage: the import replaced documents wholesale.
         const [text, lexical] = await Promise.all([library.loadText(), library.loadLexical()]);
         engine.load(text.documents, text.chunks, lexical);

@@ -1,4 +1,6 @@
-import { useEffect, useId, useSyncExternalStore, type ChangeEvent, type FormEvent } from 'react';
+import { useEffect, useId, useState, useSyncExternalStore, type ChangeEvent, type FormEvent } from 'react';
+import type { EvidentErrorValue } from '../../core/errors';
+import { MIN_PASSPHRASE_CHARS } from '../../core/library-crypto';
 import type { StorageUsage } from '../../storage/usage';
 import { LIBRARY_FILE_EXTENSION, type BackupStore, type ImportMode } from '../backup-store';
 import { formatBytes } from '../format';
@@ -27,13 +29,35 @@ function usageText(usage: StorageUsage | null): string {
   return `The library uses ${size(usage.usage)}${of}.${kept}`;
 }
 
+/** Why the export's passphrase cannot be used yet (null: it can). */
+function passphraseProblem(passphrase: string, repeat: string): string | null {
+  if ([...passphrase.normalize('NFC')].length < MIN_PASSPHRASE_CHARS) {
+    return `A passphrase needs at least ${MIN_PASSPHRASE_CHARS} characters; a few unrelated words are best.`;
+  }
+  if (passphrase !== repeat) return 'The two passphrases differ.';
+  return null;
+}
+
 /**
- * Backup and storage: how much space the library takes, export to one file, and import of such
- * a file (merge or replace, confirmed before anything is written; a bad file changes nothing).
+ * Backup and storage: how much space the library takes, export to one file (protected with a
+ * passphrase or, said plainly, not), and import of such a file (merge or replace, confirmed
+ * before anything is written; a bad file or a wrong passphrase changes nothing).
  */
 export function LibraryBackup({ store, documents, chunks }: Props) {
   const state = useSyncExternalStore(store.subscribe, store.getState);
   const id = useId();
+  const [protect, setProtect] = useState(false);
+  const [passphrase, setPassphrase] = useState('');
+  const [repeat, setRepeat] = useState('');
+  const problem = protect ? passphraseProblem(passphrase, repeat) : null;
+  const onExport = (): void => {
+    const given = protect ? passphrase : undefined;
+    void store.exportLibrary(given === undefined ? {} : { passphrase: given }).then(() => {
+      // The passphrase is not kept on the page once the file is made.
+      setPassphrase('');
+      setRepeat('');
+    });
+  };
   useEffect(() => {
     void store.refreshUsage();
   }, [store, documents, chunks]);
@@ -62,8 +86,8 @@ export function LibraryBackup({ store, documents, chunks }: Props) {
         <button
           type="button"
           className="secondary"
-          disabled={exp.phase === 'working' || busy}
-          onClick={() => void store.exportLibrary()}
+          disabled={exp.phase === 'working' || busy || problem !== null}
+          onClick={onExport}
         >
           {exp.phase === 'working' ? 'Exporting…' : 'Export library'}
         </button>
@@ -79,13 +103,52 @@ export function LibraryBackup({ store, documents, chunks }: Props) {
           />
         </label>
       </div>
+      <fieldset className="field backup-protect">
+        <label className="check">
+          <input type="checkbox" checked={protect} onChange={(e) => setProtect(e.target.checked)} />
+          <span>Protect the export with a passphrase</span>
+        </label>
+        {protect ? (
+          <>
+            <label className="field">
+              <span>Passphrase</span>
+              <input
+                type="password"
+                autoComplete="new-password"
+                value={passphrase}
+                onChange={(e) => setPassphrase(e.target.value)}
+              />
+            </label>
+            <label className="field">
+              <span>Repeat the passphrase</span>
+              <input
+                type="password"
+                autoComplete="new-password"
+                value={repeat}
+                onChange={(e) => setRepeat(e.target.value)}
+              />
+            </label>
+            <p className={problem ? 'muted' : 'ok'} data-testid="passphrase-check">
+              {problem ??
+                'The file will be encrypted (AES-256-GCM). Keep the passphrase: without it the file cannot be opened, by anyone.'}
+            </p>
+          </>
+        ) : (
+          <p className="muted" data-testid="export-unprotected">
+            Without a passphrase the file is not encrypted: anyone who gets a copy can read every document in it.
+          </p>
+        )}
+      </fieldset>
       <p className="muted backup-hint">
         The export is one file with every document, chunk and vector, the original PDFs (for their page view), your
         feedback and the source priors. Keep it to move the library to another browser or to restore it.
       </p>
       {exp.phase === 'done' && (
-        <p className="ok" role="status">
-          Saved “{exp.fileName}” ({formatBytes(exp.bytes)}).{' '}
+        <p className="ok" role="status" data-testid="export-result" data-encrypted={exp.encrypted}>
+          Saved “{exp.fileName}” ({formatBytes(exp.bytes)}),{' '}
+          {exp.encrypted
+            ? 'protected with your passphrase.'
+            : 'unprotected: anyone with the file can read it. Keep it somewhere safe.'}{' '}
           <button type="button" className="secondary small" onClick={() => store.dismiss('export')}>
             OK
           </button>
@@ -101,10 +164,12 @@ export function LibraryBackup({ store, documents, chunks }: Props) {
           id={id}
           fileName={imp.fileName}
           fileSize={imp.size}
+          encrypted={imp.encrypted}
+          error={imp.error}
           mode={state.mode}
           documents={documents}
           onMode={(m) => store.setMode(m)}
-          onConfirm={() => void store.confirmImport()}
+          onConfirm={(passphrase) => void store.confirmImport(passphrase)}
           onCancel={() => store.cancelImport()}
         />
       )}
@@ -145,6 +210,8 @@ function ImportForm({
   id,
   fileName,
   fileSize,
+  encrypted,
+  error,
   mode,
   documents,
   onMode,
@@ -154,21 +221,40 @@ function ImportForm({
   readonly id: string;
   readonly fileName: string;
   readonly fileSize: number;
+  readonly encrypted: boolean | null;
+  readonly error: EvidentErrorValue | undefined;
   readonly mode: ImportMode;
   readonly documents: number;
   readonly onMode: (m: ImportMode) => void;
-  readonly onConfirm: () => void;
+  readonly onConfirm: (passphrase?: string) => void;
   readonly onCancel: () => void;
 }) {
+  const [passphrase, setPassphrase] = useState('');
   const submit = (e: FormEvent): void => {
     e.preventDefault();
-    onConfirm();
+    onConfirm(encrypted ? passphrase : undefined);
   };
   return (
     <form className="import-form" onSubmit={submit} aria-label={`Import “${fileName}”`}>
       <p>
         Import “{fileName}” ({formatBytes(fileSize)})?
       </p>
+      {encrypted && (
+        <label className="field">
+          <span>Passphrase of the file</span>
+          <input
+            type="password"
+            autoComplete="current-password"
+            value={passphrase}
+            onChange={(e) => setPassphrase(e.target.value)}
+          />
+        </label>
+      )}
+      {error && (
+        <p className="error" role="alert" data-testid="import-passphrase-error">
+          {error.message} Your library was not changed.
+        </p>
+      )}
       <fieldset className="field">
         <legend>How</legend>
         <label className="check">
@@ -200,7 +286,9 @@ function ImportForm({
         </label>
       </fieldset>
       <div className="inline-row">
-        <button type="submit">{mode === 'replace' ? 'Replace the library' : 'Import'}</button>
+        <button type="submit" disabled={encrypted === null}>
+          {mode === 'replace' ? 'Replace the library' : 'Import'}
+        </button>
         <button type="button" className="secondary" onClick={onCancel}>
           Cancel
         </button>

@@ -1,0 +1,99 @@
+/**
+ * Shared by the storage e2e suites (backup, storage pressure, two tabs, faults): the app's
+ * IndexedDB read directly from the page, so every "whole or none" check looks at what is stored,
+ * not at what the UI says.
+ */
+import type { Page } from 'playwright-core';
+
+export interface StoredDoc {
+  readonly id: string;
+  readonly chunkCount: number;
+  /** Chunks stored under the document's id. */
+  readonly chunks: number;
+  /** Vector rows of the active model (the first of the `vectorModels` setting, schema v5). */
+  readonly vectorRows: number;
+  readonly vectorState: string;
+  readonly addedAt: number;
+}
+
+export interface Stored {
+  readonly docs: StoredDoc[];
+  /** Chunks whose document record is missing (must never happen). */
+  readonly orphans: number;
+  /** Vector segments whose document record is missing (must never happen). */
+  readonly orphanVectors: number;
+  readonly queue: string[];
+}
+
+/** Reads the app's IndexedDB from the page: every document with the chunks and vector rows it has. */
+export function readStored(page: Page): Promise<Stored> {
+  return page.evaluate(async () => {
+    const db = await new Promise<IDBDatabase>((res, rej) => {
+      const r = indexedDB.open('evident');
+      r.onsuccess = () => res(r.result);
+      r.onerror = () => rej(r.error);
+    });
+    if (!db.objectStoreNames.contains('documents')) {
+      db.close();
+      return { docs: [], orphans: 0, orphanVectors: 0, queue: [] };
+    }
+    const tx = db.transaction(['documents', 'chunkSets', 'vectorSets', 'ingestQueue', 'settings'], 'readonly');
+    const all = <T>(store: string): Promise<T[]> =>
+      new Promise((res, rej) => {
+        const r = tx.objectStore(store).getAll();
+        r.onsuccess = () => res(r.result as T[]);
+        r.onerror = () => rej(r.error);
+      });
+    const models = await new Promise<unknown>((res) => {
+      const r = tx.objectStore('settings').get('vectorModels');
+      r.onsuccess = () => res(r.result);
+    });
+    type D = { id: string; chunkCount: number; vectorState: string; addedAt: number };
+    const [documents, sets, vectors, queue] = await Promise.all([
+      all<D>('documents'),
+      all<{ docId: string; chunks: { docId: string }[] }>('chunkSets'),
+      all<{ docId: string; embedderId: string; chunkIds: string[] }>('vectorSets'),
+      all<{ docId: string }>('ingestQueue'),
+    ]);
+    const active = (models as string[] | undefined)?.[0];
+    db.close();
+    const chunks = sets.flatMap((set) => set.chunks);
+    const ids = new Set(documents.map((d) => d.id));
+    return {
+      docs: documents.map((d) => ({
+        id: d.id,
+        chunkCount: d.chunkCount,
+        chunks: chunks.filter((c) => c.docId === d.id).length,
+        vectorRows: vectors.find((v) => v.docId === d.id && v.embedderId === active)?.chunkIds.length ?? 0,
+        vectorState: d.vectorState,
+        addedAt: d.addedAt,
+      })),
+      orphans: chunks.filter((c) => !ids.has(c.docId)).length,
+      orphanVectors: vectors.filter((v) => !ids.has(v.docId)).length,
+      queue: queue.map((q) => q.docId),
+    };
+  });
+}
+
+/** Ids, versions, chunk counts and vector rows: what must survive an export and an import. */
+export const identity = (s: Stored): unknown[] =>
+  s.docs.map((d) => [d.id, d.addedAt, d.chunkCount, d.chunks, d.vectorRows, d.vectorState]).sort();
+
+/** Opens the app and waits for the model and the library. */
+export async function openApp(page: Page, baseUrl: string): Promise<void> {
+  await page.goto(baseUrl);
+  await page.locator('[data-testid="model-status"][data-state="ready"]').waitFor({ timeout: 180_000 });
+  await page.locator('[data-testid="library"][data-state="ready"]').waitFor({ timeout: 180_000 });
+}
+
+/** Removes every document through the library list. */
+export async function removeAll(page: Page, ids: readonly string[]): Promise<void> {
+  const library = page.getByTestId('library');
+  for (const id of ids) {
+    await library
+      .locator(`li[data-doc-id="${id}"]`)
+      .getByRole('button', { name: /^Remove/ })
+      .click();
+    await library.locator(`li[data-doc-id="${id}"]`).waitFor({ state: 'detached', timeout: 10_000 });
+  }
+}
