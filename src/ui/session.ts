@@ -25,6 +25,7 @@ import type {
   LoadProgress,
   SearchResponse,
 } from '../worker/api';
+import { checkLibrary, lostLibraryMessage, pageStorage, readMarker, writeMarker } from './library-marker';
 import { isAbort, type ClientEvent, type WorkerClient } from './worker-client';
 
 export type ModelState =
@@ -109,6 +110,8 @@ export class EvidentSession {
     private readonly client: Client,
     private readonly documents: readonly AddDocumentInput[],
     pageIsolated = typeof crossOriginIsolated === 'boolean' ? crossOriginIsolated : false,
+    /** Where the library marker is kept (`library-marker.ts`); null: no check. */
+    private readonly markerStorage = pageStorage(),
   ) {
     this.state = {
       model: { phase: 'idle' },
@@ -148,6 +151,16 @@ export class EvidentSession {
       if (!opened.persistent && opened.storageError) {
         this.notify('info', `Documents are kept for this tab only: ${opened.storageError.message}`);
       }
+      // A library the browser cleared since the last visit is said so, not shown as a new one.
+      const lost = lostLibraryMessage(
+        checkLibrary(readMarker(this.markerStorage), {
+          persistent: opened.persistent,
+          documents: opened.documents.length,
+          demoInstalled: opened.demoInstalled,
+          skipped: opened.skipped.length,
+        }),
+      );
+      if (lost) this.notify('error', lost);
       if (opened.documents.length > 0) this.ready(opened.documents, opened.chunks, 0, 'stored', opened);
     } catch (err) {
       if (!signal.aborted && !isAbort(err)) this.update({ library: { phase: 'error', error: errorValue(err) } });
@@ -243,6 +256,7 @@ export class EvidentSession {
   ): void {
     const lib = this.state.library;
     const persistent = opened?.persistent ?? (lib.phase === 'ready' ? lib.persistent : undefined);
+    if (persistent) writeMarker(this.markerStorage, { documents: documents.length, chunks });
     const timings = opened?.timings ?? (lib.phase === 'ready' ? lib.timings : undefined);
     const lexical = opened?.lexical ?? (lib.phase === 'ready' ? lib.lexical : undefined);
     this.update({
