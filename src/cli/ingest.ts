@@ -18,6 +18,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { EvidentError } from '../core/errors';
 import { chunkDocument } from '../core/ingest/chunk';
+import { assignHidden } from '../core/ingest/hidden';
 import { assignPages } from '../core/ingest/pages';
 import type { Chunk } from '../core/types';
 import { UseTokenizer, type UseVocabulary } from '../models/use/tokenizer';
@@ -56,7 +57,7 @@ export async function ingestBytes(
     { docId, text: parsed.text, format: chunkFormatOf(parsed.format) },
     { countTokens, maxTokens: MAX_CHUNK_TOKENS },
   );
-  return { parsed, chunks: parsed.pages ? assignPages(chunks, parsed.pages) : chunks };
+  return { parsed, chunks: assignHidden(parsed.pages ? assignPages(chunks, parsed.pages) : chunks, parsed.hidden) };
 }
 
 /** The JSON line for a successfully ingested file. */

@@ -301,3 +301,25 @@ describe('metadata patches', () => {
     expect(vectorStateOf(3, 3)).toBe('complete');
   });
 });
+
+describe('library export format: hidden-text marks', () => {
+  it('round-trips a chunk’s hidden spans, reads a chunk without them as visible, and refuses bad ones', () => {
+    const snap = sample();
+    const first = snap.chunks[0]!;
+    const marked: Chunk = { ...first, hidden: [{ start: 0, end: 9, kind: 'white_text' }] };
+    const withMark: LibrarySnapshot = { ...snap, chunks: [marked, ...snap.chunks.slice(1)] };
+    const back = decodeLibrary(encodeLibrary(withMark, new Date(0)));
+    // Dropped on import, hidden text would become evidence in the imported library.
+    expect(back.chunks[0]!.hidden).toEqual([{ start: 0, end: 9, kind: 'white_text' }]);
+    expect(back.chunks[1]!.hidden).toBeUndefined();
+    const bytes = encodeLibrary(withMark, new Date(0));
+    const edited = (f: (h: Record<string, unknown>) => void): Uint8Array =>
+      withHeader(bytes, (h) => f((h.chunks as Record<string, unknown>[])[0]!));
+    expect(() => decodeLibrary(edited((c) => (c.hidden = [{ start: 0, end: 9, kind: 'magic' }])))).toThrow(
+      /hidden\[0\]\.kind/,
+    );
+    expect(() => decodeLibrary(edited((c) => (c.hidden = [{ start: 0, end: 1e6, kind: 'vanish' }])))).toThrow(
+      /hidden\[0\]\.end/,
+    );
+  });
+});

@@ -31,7 +31,15 @@
  * rejects prototype-pollution keys; it copies only known fields into fresh objects.
  */
 import { EvidentError, assertKnownOptions } from './errors';
-import { DOC_STATUSES, SOURCE_TYPES, type Chunk, type DocumentMeta, type DocStatus, type SourceType } from './types';
+import {
+  DOC_STATUSES,
+  HIDDEN_TEXT_KINDS,
+  SOURCE_TYPES,
+  type Chunk,
+  type DocumentMeta,
+  type DocStatus,
+  type SourceType,
+} from './types';
 import { parsePriorState, type PriorState } from './select/priors';
 import { chunkHash } from './ingest/chunk';
 
@@ -672,6 +680,18 @@ class Validator {
       tokens: this.int(o.tokens, `${where}.tokens`, 0, maxChars),
     };
     if (o.page !== undefined) chunk.page = this.int(o.page, `${where}.page`, 1, 10_000_000);
+    // Hidden-text marks travel with the chunk: an import that dropped them would make hidden text evidence.
+    if (o.hidden !== undefined) {
+      chunk.hidden = this.array(o.hidden, `${where}.hidden`, text.length).map((h, i) => {
+        const ho = this.obj(h, `${where}.hidden[${i}]`);
+        const s = this.int(ho.start, `${where}.hidden[${i}].start`, 0, text.length);
+        return {
+          start: s,
+          end: this.int(ho.end, `${where}.hidden[${i}].end`, s, text.length),
+          kind: this.oneOf(ho.kind, `${where}.hidden[${i}].kind`, HIDDEN_TEXT_KINDS),
+        };
+      });
+    }
     return chunk as unknown as Chunk;
   }
 

@@ -56,6 +56,37 @@ export interface Chunk {
   readonly tokens: number;
   /** 1-based page number where the format has pages. */
   readonly page?: number;
+  /**
+   * Parts of `text` a reader of the document cannot see (white-on-white, zero-size, off-page or
+   * invisible PDF text, hidden HTML, vanished DOCX runs), as offsets into `text`. Absent: all of it
+   * is visible (every chunk stored before this field existed reads so). The verifier never takes
+   * these spans as evidence (src/core/verify/injection.ts).
+   */
+  readonly hidden?: readonly HiddenSpan[];
+}
+
+/** How text was hidden from a reader. */
+export const HIDDEN_TEXT_KINDS = [
+  /** HTML `hidden`, `display:none`, `visibility:hidden`, `opacity:0`. */
+  'hidden_markup',
+  /** Zero or near-zero font size (PDF under 1 pt; HTML `font-size:0`/`1px`). */
+  'tiny_text',
+  /** Drawn outside the page's crop box (PDF) or positioned off-screen (HTML inline style). */
+  'off_page',
+  /** PDF text render mode 3 or 7 (neither filled nor stroked) on a page that is not a scan's OCR layer. */
+  'invisible_text',
+  /** White text on no backdrop (PDF), or a white run (DOCX). */
+  'white_text',
+  /** DOCX hidden-text formatting (`w:vanish`, `w:specVanish`). */
+  'vanish',
+] as const;
+export type HiddenTextKind = (typeof HIDDEN_TEXT_KINDS)[number];
+
+/** A span of a chunk's `text` that is hidden from readers; offsets into that chunk's `text`. */
+export interface HiddenSpan {
+  readonly start: number;
+  readonly end: number;
+  readonly kind: HiddenTextKind;
 }
 
 /** A document as the lexical index sees it: fields with their own weights. */

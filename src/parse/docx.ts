@@ -9,10 +9,19 @@
  * takes a Uint8Array there), so the same call works in the worker and in Node.
  *
  * Title, author, dates and language come from `docProps/core.xml`, inflated with a 1 MB cap.
+ *
+ * Hidden text: mammoth does not read `w:vanish` (Word's hidden-text formatting) and would write
+ * vanished runs as ordinary text. A run with `w:vanish` or `w:specVanish`, or a white
+ * (`w:color FFFFFF`) run with no shading or highlight of its own, gets a run style of ours
+ * (`hiddenRuns`), the package is rebuilt around that document.xml (stored entries; only when such
+ * a run exists), and the style map turns those runs into the classes `htmlToMarkdown` marks
+ * hidden (`DOCX_HIDDEN_CLASS`). Hidden text set by a style definition, or white text on a shaded
+ * paragraph or table cell, is not seen.
  */
 import { Parser } from 'htmlparser2';
 import { EvidentError } from '../core/errors';
 import { htmlToMarkdown } from './html';
+import { stripSentinels } from './hidden';
 import { cleanMetadataTitle, normalizeDate } from './metadata';
 import { newNormalizeStats, normalizeWarnings, plural } from './normalize';
 import type { ParseProgress, ParseWarning, RawParse } from './types';
@@ -22,6 +31,7 @@ import {
   inflateEntry,
   readZipDirectory,
   verifyDeclaredSizes,
+  storedZip,
   ZipEntryError,
   type ZipEntry,
   type ZipLimits,
@@ -31,6 +41,54 @@ export interface DocxOptions {
   readonly signal?: AbortSignal;
   readonly onProgress?: (p: ParseProgress) => void;
   readonly zipLimits?: ZipLimits;
+}
+
+/** Run style ids given to hidden runs (never defined in the package: mammoth's warning about that is dropped). */
+const HIDDEN_STYLE_ID = { vanish: 'EvidentHiddenVanish', white: 'EvidentHiddenWhite' } as const;
+
+const RUN = /<w:r(?:\s[^>]*)?>[\s\S]*?<\/w:r>/g;
+const RUN_PROPS = /<w:rPr>([\s\S]*?)<\/w:rPr>/;
+const VANISH = /<w:(?:spec)?[vV]anish(?:\s+w:val="([^"]*)")?\s*\/>/;
+const WHITE = /<w:color\s+(?:[^>]*\s)?w:val="(?:FFFFFF|ffffff)"/;
+const BACKDROP = /<w:(?:shd|highlight)\b/;
+const OFF = /^(?:0|false|off)$/i;
+
+/** document.xml with each hidden run restyled (see the file comment), and how many there were. */
+export function hiddenRuns(xml: string): { xml: string; count: number } {
+  let count = 0;
+  const out = xml.replace(RUN, (run) => {
+    const props = RUN_PROPS.exec(run);
+    if (props === null) return run;
+    const p = props[1] as string;
+    const vanish = VANISH.exec(p);
+    const kind =
+      vanish !== null && !OFF.test(vanish[1] ?? '') ? 'vanish' : WHITE.test(p) && !BACKDROP.test(p) ? 'white' : null;
+    if (kind === null) return run;
+    count++;
+    const restyled = `<w:rPr><w:rStyle w:val="${HIDDEN_STYLE_ID[kind]}"/>${p.replace(/<w:rStyle\b[^>]*\/>/g, '')}</w:rPr>`;
+    return run.slice(0, props.index) + restyled + run.slice(props.index + props[0].length);
+  });
+  return { xml: out, count };
+}
+
+/** The package mammoth reads: as given, or rebuilt around a document.xml with hidden runs restyled. */
+async function withHiddenRunsStyled(bytes: Uint8Array, entries: readonly ZipEntry[]): Promise<Uint8Array> {
+  const main = entries.find((e) => e.name === 'word/document.xml');
+  if (main === undefined) return bytes;
+  const xml = new TextDecoder('utf-8').decode(await inflateEntry(bytes, main));
+  if (!VANISH.test(xml) && !WHITE.test(xml)) return bytes;
+  const styled = hiddenRuns(xml);
+  if (styled.count === 0) return bytes;
+  const enc = new TextEncoder();
+  const parts: { name: string; data: Uint8Array }[] = [];
+  for (const e of entries) {
+    if (e.name.endsWith('/')) continue;
+    // Images and other binary parts are never read by mammoth here (see the file comment): left empty.
+    const data =
+      e === main ? enc.encode(styled.xml) : readByMammoth(e) ? await inflateEntry(bytes, e) : new Uint8Array(0);
+    parts.push({ name: e.name, data });
+  }
+  return storedZip(parts);
 }
 
 /**
@@ -48,6 +106,9 @@ const STYLE_MAP = [
   "p[style-name='Heading 9'] => h6:fresh",
   "p[style-name='Quote'] => blockquote > p:fresh",
   "p[style-name='Intense Quote'] => blockquote > p:fresh",
+  // Runs `hiddenRuns` restyled: mammoth writes them as spans `htmlToMarkdown` marks hidden.
+  `r.${HIDDEN_STYLE_ID.vanish} => span.evident-hidden-vanish`,
+  `r.${HIDDEN_STYLE_ID.white} => span.evident-hidden-white`,
   ...[
     'Body Text',
     'Body Text 2',
@@ -184,8 +245,16 @@ export async function parseDocx(bytes: Uint8Array, options: DocxOptions = {}): P
   }
   if (signal?.aborted) throw new EvidentError('aborted', 'Reading the file was cancelled.');
 
+  let pkg: Uint8Array;
+  try {
+    pkg = await withHiddenRunsStyled(bytes, dir.entries);
+  } catch (err) {
+    if (err instanceof ZipEntryError) throw notDocx(`the package is damaged (${err.message})`);
+    throw err;
+  }
+  if (signal?.aborted) throw new EvidentError('aborted', 'Reading the file was cancelled.');
   const mammoth = await loadMammoth();
-  const copy = bytes.slice();
+  const copy: Uint8Array<ArrayBuffer> = pkg === bytes ? bytes.slice() : new Uint8Array(pkg);
   let result: { value: string; messages: readonly MammothMessage[] };
   try {
     result = await mammoth.convertToHtml(
@@ -203,17 +272,26 @@ export async function parseDocx(bytes: Uint8Array, options: DocxOptions = {}): P
     if (/main document part/i.test(message)) {
       throw new EvidentError('not_docx', 'This is not a Word .docx file: the package has no main Word document part.');
     }
-    throw notDocx(`it could not be converted (${message})`);
+    // mammoth's own messages are parser internals ("[xmldom error] element parse error … line:undefined"):
+    // the user is told what is wrong with the file, not what the XML library said (found by `npm run fuzz`).
+    throw notDocx(
+      /xml|parse|attribute|tag|entity|unexpected|end of/i.test(message)
+        ? 'the Word XML inside it is damaged'
+        : 'its contents are damaged and could not be read',
+    );
   }
   if (signal?.aborted) throw new EvidentError('aborted', 'Reading the file was cancelled.');
   onProgress?.({ phase: 'convert', done: 1, total: 2 });
 
   const stats = newNormalizeStats();
-  const x = htmlToMarkdown(result.value, { preferMain: false, stats });
+  // The document's own text may not carry marks (hidden.ts); mammoth's HTML is all document text here.
+  const x = htmlToMarkdown(stripSentinels(result.value), { preferMain: false, stats, docxClasses: true });
   onProgress?.({ phase: 'convert', done: 2, total: 2 });
 
   const warnings: ParseWarning[] = [...x.warnings, ...normalizeWarnings(stats)];
-  const notes = result.messages.filter((m) => m.type === 'warning' || m.type === 'error');
+  const notes = result.messages.filter(
+    (m) => (m.type === 'warning' || m.type === 'error') && !m.message.includes('EvidentHidden'),
+  );
   if (notes.length > 0) {
     const distinct = [...new Set(notes.map((m) => m.message))];
     warnings.push({

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseSections } from '../core/ingest/markdown';
+import { extractHidden } from './hidden';
 import { htmlToMarkdown, parseHtml } from './html';
 
 const page = (body: string, head = '<title>T</title>'): string =>
@@ -23,14 +24,49 @@ describe('htmlToMarkdown: what is dropped', () => {
     expect(text).toBe('Kept paragraph.');
   });
 
-  it('drops hidden elements (hidden, aria-hidden, display:none, visibility:hidden) and counts them', () => {
+  it('drops aria-hidden (decorative) elements and counts them; hidden ones are kept and marked instead', () => {
     const x = htmlToMarkdown(
       page(`<p>Visible.</p><div hidden>H1</div><div aria-hidden="true">H2</div>
         <div style="color:red; display : none">H3</div><span style="visibility:hidden">H4</span>`),
       { preferMain: true },
     );
-    expect(x.text).toBe('Visible.');
-    expect(x.warnings.find((w) => w.code === 'hidden_content_dropped')?.count).toBe(4);
+    expect(x.text).not.toContain('H2');
+    expect(x.warnings.find((w) => w.code === 'hidden_content_dropped')?.count).toBe(1);
+    // The marks (hidden.ts) wrap exactly the hidden elements' text; parseDocument turns them into ranges.
+    const h = extractHidden(x.text);
+    expect(h.text.replace(/\s+/g, ' ')).toBe('Visible. H1 H3 H4');
+    expect(h.hidden.map((r) => [h.text.slice(r.start, r.end), r.kind])).toEqual([
+      ['H1', 'hidden_markup'],
+      ['H3', 'hidden_markup'],
+      ['H4', 'hidden_markup'],
+    ]);
+  });
+
+  it('marks zero-size, off-screen and transparent text, not small or half-transparent text', () => {
+    const x = htmlToMarkdown(
+      page(`<p>Seen first.</p><p style="font-size:0">Z1</p><p style="font-size: 1px">Z2</p>
+        <p style="position:absolute; left:-9999px">OFF1</p><p style="text-indent:-5000px">OFF2</p>
+        <p style="opacity:0">T1</p><p style="font-size:.9em">small</p><p style="opacity:0.5">half</p>
+        <p style="margin-left:-20px">nudged</p>`),
+      { preferMain: true },
+    );
+    const h = extractHidden(x.text);
+    expect(h.hidden.map((r) => [h.text.slice(r.start, r.end), r.kind])).toEqual([
+      ['Z1', 'tiny_text'],
+      ['Z2', 'tiny_text'],
+      ['OFF1', 'off_page'],
+      ['OFF2', 'off_page'],
+      ['T1', 'hidden_markup'],
+    ]);
+  });
+
+  it("cannot forge or end a mark with the page's own noncharacters", () => {
+    const x = htmlToMarkdown(page('<p>\uFDD0forged open</p><p hidden>real \uFDEF still hidden</p>'), {
+      preferMain: true,
+    });
+    const h = extractHidden(x.text);
+    expect(h.hidden.map((r) => h.text.slice(r.start, r.end).replace(/\s+/g, ' '))).toEqual(['real still hidden']);
+    expect(h.text).toContain('forged open');
   });
 
   it('drops the content of malformed tags such as a split <scr<script> payload', () => {

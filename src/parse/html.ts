@@ -8,9 +8,13 @@
  * - Dropped with their content: script, style, noscript, template, iframe, object, embed, svg,
  *   canvas, form controls, nav, aside, media, `<head>` (its `<title>` and `<meta>` are read
  *   first), page-level header/footer (kept inside main/article, where they hold the article's
- *   title), hidden elements (`hidden`, `aria-hidden="true"`, `display:none`,
- *   `visibility:hidden`: text a reader never sees must not steer answers), and elements with
- *   malformed names such as `<scr<script>` (split-tag payloads).
+ *   title), `aria-hidden="true"` elements (decorative), and elements with malformed names such
+ *   as `<scr<script>` (split-tag payloads).
+ * - Kept but marked hidden (`hidden.ts`; the verifier never takes it as evidence): elements a
+ *   reader never sees — the `hidden` attribute, and inline styles `display:none`,
+ *   `visibility:hidden|collapse`, `opacity:0`, `font-size:0` (or under 2px), and off-screen
+ *   positioning (`left`/`top`/`right`/`text-indent` of -500px or more). Styles from `<style>`
+ *   sheets and classes are not read (no CSS engine here): a page that hides text by class is not caught.
  * - h1–h6 → `#` headings, lists → `- ` / `1. ` items (nested by indent), tables → `| a | b |`
  *   rows (nested tables flattened into their cell), `<pre>` → fenced code, `<br>` → line break.
  * - Entities are decoded by the tokenizer. Titles go through the same extraction, so a
@@ -19,6 +23,8 @@
  * The same converter reads mammoth's HTML for DOCX (`preferMain: false`).
  */
 import { Parser } from 'htmlparser2';
+import type { HiddenTextKind } from '../core/types';
+import { HIDDEN_CLOSE, hiddenOpen, stripSentinels } from './hidden';
 import { collapseSpaces, MarkdownBuilder } from './markdown-builder';
 import { normalizeDate } from './metadata';
 import { newNormalizeStats, normalizeText, normalizeWarnings, plural, type NormalizeStats } from './normalize';
@@ -115,7 +121,19 @@ const BLOCK = new Set([
 ]);
 
 const VALID_NAME = /^[a-z][a-z0-9-]*(?::[a-z][a-z0-9-]*)?$/;
-const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
+const HIDDEN_STYLE =
+  /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse)|opacity\s*:\s*0*(?:\.0*)?\s*(?:;|$|!))/i;
+/** `font-size` of 0, or under 2px/2pt (unreadable). */
+const TINY_STYLE =
+  /(?:^|;)\s*font-size\s*:\s*(?:(?:0+(?:\.0*)?|\.0+)\s*(?:px|pt|em|rem|%|vw|vh)?|[01](?:\.\d*)?\s*(?:px|pt))\s*(?:;|$|!)/i;
+/** Positioned 500px or more off the top or left edge (the classic off-screen hiding). */
+const OFF_SCREEN_STYLE =
+  /(?:^|;)\s*(?:left|top|right|text-indent|margin-left)\s*:\s*-\s*(?:[5-9]\d{2}|\d{4,})(?:\.\d+)?\s*(?:px|pt)?\s*(?:;|$|!)/i;
+/** Classes the DOCX reader gives runs Word hides (`docx.ts`); read only in mammoth's HTML. */
+export const DOCX_HIDDEN_CLASS: Readonly<Record<string, HiddenTextKind>> = Object.freeze({
+  'evident-hidden-vanish': 'vanish',
+  'evident-hidden-white': 'white_text',
+});
 /** Deeper nesting is flattened into the element at this depth, so rendering never recurses deeper. */
 const MAX_DEPTH = 200;
 /**
@@ -150,12 +168,14 @@ interface Tree {
   lang?: string;
   readonly meta: { author?: string; created?: string; modified?: string; description?: string; keywords?: string };
   hidden: number;
+  /** Elements kept with their text marked hidden. */
+  marked: number;
   malformed: number;
   /** Reading stopped at MAX_OPEN_ELEMENTS. */
   truncated: boolean;
 }
 
-function buildTree(html: string, preferMain: boolean): Tree {
+function buildTree(html: string, preferMain: boolean, docxClasses = false): Tree {
   const root: El = { name: '#root', attrs: {}, children: [] };
   const tree: Tree = {
     root,
@@ -165,12 +185,13 @@ function buildTree(html: string, preferMain: boolean): Tree {
     title: null,
     meta: {},
     hidden: 0,
+    marked: 0,
     malformed: 0,
     truncated: false,
   };
   // Stack entries: the element that receives children (a detached sink for dropped content).
-  const stack: { name: string; el: El; dropped: boolean; content: boolean; article: boolean }[] = [
-    { name: '#root', el: root, dropped: false, content: false, article: false },
+  const stack: { name: string; el: El; dropped: boolean; content: boolean; article: boolean; marked: boolean }[] = [
+    { name: '#root', el: root, dropped: false, content: false, article: false, marked: false },
   ];
   let titleText: string[] | null = null;
   let realDepth = 0;
@@ -200,6 +221,7 @@ function buildTree(html: string, preferMain: boolean): Tree {
             tree.hidden++;
           }
         }
+        const kind = dropped || name === 'br' ? null : hiddenKind(attrs, docxClasses);
         let el: El;
         if (dropped) {
           el = { name, attrs: {}, children: [] }; // a sink: never attached to the tree
@@ -213,9 +235,15 @@ function buildTree(html: string, preferMain: boolean): Tree {
           else if (name === 'article' && preferMain && !top.article && !top.content) tree.articles.push(el);
           if (name === 'body' && tree.body === null) tree.body = el;
         }
-        stack.push({ name, el, dropped, content, article: top.article || name === 'article' });
+        if (kind !== null) {
+          // The marks are text nodes of their own, so the renderer carries them wherever the text goes.
+          el.children.push(hiddenOpen(kind));
+          tree.marked++;
+        }
+        stack.push({ name, el, dropped, content, article: top.article || name === 'article', marked: kind !== null });
       },
-      ontext(text) {
+      ontext(raw) {
+        const text = stripSentinels(raw);
         if (titleText !== null) {
           titleText.push(text);
           return;
@@ -238,6 +266,7 @@ function buildTree(html: string, preferMain: boolean): Tree {
           while (stack.length > k) {
             const entry = stack.pop() as (typeof stack)[number];
             const parent = stack[stack.length - 1] as (typeof stack)[number];
+            if (entry.marked) entry.el.children.push(HIDDEN_CLOSE);
             if (!entry.dropped && entry.el !== parent.el) realDepth--;
           }
           break;
@@ -257,11 +286,27 @@ function buildTree(html: string, preferMain: boolean): Tree {
   return tree;
 }
 
+/** Decorative elements left out: `aria-hidden="true"` (sighted readers see them, but they carry no content). */
 function isHidden(attrs: Readonly<Record<string, string>>): boolean {
-  if ('hidden' in attrs) return true;
-  if (attrs['aria-hidden']?.trim().toLowerCase() === 'true') return true;
+  return attrs['aria-hidden']?.trim().toLowerCase() === 'true';
+}
+
+/** How an element hides its text from a reader, or null when it does not. */
+function hiddenKind(attrs: Readonly<Record<string, string>>, docxClasses: boolean): HiddenTextKind | null {
+  if ('hidden' in attrs) return 'hidden_markup';
   const style = attrs.style;
-  return style !== undefined && HIDDEN_STYLE.test(style);
+  if (style !== undefined) {
+    if (HIDDEN_STYLE.test(style)) return 'hidden_markup';
+    if (TINY_STYLE.test(style)) return 'tiny_text';
+    if (OFF_SCREEN_STYLE.test(style)) return 'off_page';
+  }
+  if (docxClasses && attrs.class !== undefined) {
+    for (const c of attrs.class.split(/\s+/)) {
+      const k = DOCX_HIDDEN_CLASS[c];
+      if (k !== undefined) return k;
+    }
+  }
+  return null;
 }
 
 function readMeta(tree: Tree, name: string, attrs: Readonly<Record<string, string>>): void {
@@ -479,12 +524,14 @@ export interface HtmlToMarkdownOptions {
   readonly preferMain: boolean;
   /** Counts of what normalization removed (shared with the caller's other text). */
   readonly stats?: NormalizeStats;
+  /** Read the DOCX reader's hidden-run classes (`DOCX_HIDDEN_CLASS`). Default false. */
+  readonly docxClasses?: boolean;
 }
 
 /** Text and structure of an HTML document or fragment. */
 export function htmlToMarkdown(html: string, options: HtmlToMarkdownOptions): HtmlExtraction {
   const stats = options.stats ?? newNormalizeStats();
-  const tree = buildTree(html, options.preferMain);
+  const tree = buildTree(html, options.preferMain, options.docxClasses ?? false);
   const renderAll = (nodes: readonly Node[]): { out: MarkdownBuilder; r: Renderer } => {
     const out = new MarkdownBuilder();
     const r = new Renderer(out, stats);
@@ -509,7 +556,7 @@ export function htmlToMarkdown(html: string, options: HtmlToMarkdownOptions): Ht
   if (tree.hidden > 0) {
     warnings.push({
       code: 'hidden_content_dropped',
-      message: `${tree.hidden} hidden element${plural(tree.hidden)} (not shown to readers) left out.`,
+      message: `${tree.hidden} decorative element${plural(tree.hidden)} (aria-hidden) left out.`,
       count: tree.hidden,
     });
   }

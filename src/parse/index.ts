@@ -10,6 +10,7 @@
 import { assertKnownOptions, EvidentError } from '../core/errors';
 import type { DocumentFormat } from '../core/ingest/markdown';
 import { detectFormat } from './detect';
+import { extractHidden, hiddenWarning, mapPages, stripSentinels, type HiddenRange } from './hidden';
 import { collapseSpaces } from './markdown-builder';
 import { newNormalizeStats, normalizeText } from './normalize';
 import { parseDocx } from './docx';
@@ -32,6 +33,7 @@ export type {
   ParseWarningCode,
 } from './types';
 export type { PdfjsLike } from './pdf';
+export type { HiddenRange } from './hidden';
 export type { ZipLimits } from './zip-guard';
 
 export interface ParseOptions {
@@ -132,6 +134,29 @@ function nonSpace(s: string): boolean {
   return /\S/.test(s);
 }
 
+/**
+ * The parse with its hidden-text marks (`hidden.ts`) turned into ranges: marks leave the text,
+ * headings and title, pages shift with them, and a `hidden_text` warning names what was found.
+ * Plain text and Markdown have no way to hide text: any sentinel in them is the file's own and
+ * is removed.
+ */
+function withoutMarks(raw: RawParse): RawParse & { hidden?: readonly HiddenRange[] } {
+  if (raw.format === 'text' || raw.format === 'markdown') {
+    const text = stripSentinels(raw.text);
+    return text === raw.text ? raw : { ...raw, text, headings: raw.headings.map(stripSentinels) };
+  }
+  const x = extractHidden(raw.text);
+  const warning = hiddenWarning(x.hidden);
+  return {
+    ...raw,
+    text: x.text,
+    headings: raw.headings.map(stripSentinels).filter((h) => h.trim() !== ''),
+    ...(raw.title !== undefined ? { title: stripSentinels(raw.title) } : {}),
+    ...(raw.pages !== undefined ? { pages: mapPages(raw.pages, x.map) } : {}),
+    ...(warning !== null ? { warnings: [...raw.warnings, warning], hidden: x.hidden } : {}),
+  };
+}
+
 /** Reads one file. See the file comment for the errors it throws. */
 export async function parseDocument(bytes: Uint8Array, options: ParseOptions): Promise<ParsedDocument> {
   const maxBytes = validate(bytes, options);
@@ -147,7 +172,7 @@ export async function parseDocument(bytes: Uint8Array, options: ParseOptions): P
 
   const detection = detectFormat(bytes, fileName, options.mimeType);
   onProgress?.({ phase: 'detect', done: 1, total: 1 });
-  let raw: RawParse;
+  let raw: RawParse & { hidden?: readonly HiddenRange[] };
   switch (detection.format) {
     case 'pdf':
       raw = await parsePdf(bytes, {
@@ -177,6 +202,7 @@ export async function parseDocument(bytes: Uint8Array, options: ParseOptions): P
       break;
   }
   if (signal?.aborted) throw new EvidentError('aborted', 'Reading the file was cancelled.');
+  raw = withoutMarks(raw);
   if (!nonSpace(raw.text)) throw new EvidentError('empty_file', 'This document contains no text.');
 
   const firstPage =
@@ -202,6 +228,7 @@ export async function parseDocument(bytes: Uint8Array, options: ParseOptions): P
     text: raw.text,
     ...(raw.pages !== undefined ? { pages: raw.pages } : {}),
     headings: raw.headings,
+    ...(raw.hidden !== undefined && raw.hidden.length > 0 ? { hidden: raw.hidden } : {}),
     warnings: [...detection.warnings, ...raw.warnings],
     metadata: {
       ...(author !== undefined ? { author } : {}),

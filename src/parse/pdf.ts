@@ -41,11 +41,14 @@ import {
   type TableBlock,
 } from './pdf-layout';
 import { LOW_CONFIDENCE, PageOcr, isReadable, workerCanvasFactory, type OcrOptions, type OcrPdfPage } from './pdf-ocr';
+import { HIDDEN_CLOSE, hiddenOpen, stripSentinels } from './hidden';
+import { DEFAULT_OPS, drawnText, hiddenKindOf, type DrawnText, type OperatorList, type PdfOps } from './pdf-hidden';
 import type { FetchAsset, PageRange, ParseProgress, ParseWarning, RawParse } from './types';
 
 /** The part of the pdf.js API this parser uses (the legacy and modern builds share it). */
 export interface PdfjsLike {
   getDocument(params: Record<string, unknown>): PdfLoadingTask;
+  readonly OPS?: PdfOps;
 }
 interface PdfLoadingTask {
   readonly promise: Promise<PdfDocument>;
@@ -60,6 +63,8 @@ interface PdfPage {
   /** The page box, [x0, y0, x1, y1]. */
   readonly view?: readonly number[];
   getTextContent(params?: Record<string, unknown>): Promise<{ items: readonly unknown[] }>;
+  /** How the page draws (render modes, colours, images): read for hidden text (`pdf-hidden.ts`). */
+  getOperatorList?(params?: Record<string, unknown>): Promise<OperatorList>;
   cleanup(): unknown;
   /** Rendering, used only by OCR (`pdf-ocr.ts`). */
   getViewport?: OcrPdfPage['getViewport'];
@@ -205,6 +210,37 @@ function positionedItems(items: readonly unknown[]): PositionedItem[] {
 /** Lines of one page in reading order, their text normalized. */
 function pageLines(items: readonly unknown[], normalize: (s: string) => string): Line[] {
   return positionedLines(positionedItems(items), normalize);
+}
+
+/**
+ * Text items with the text a reader cannot see wrapped in hidden-text marks (`pdf-hidden.ts`,
+ * `hidden.ts`); the file's own text never carries a mark. Returns how many items were hidden.
+ */
+function markHidden(
+  items: readonly unknown[],
+  view: readonly number[] | undefined,
+  drawn: DrawnText | null,
+): { items: unknown[]; hidden: number } {
+  let hidden = 0;
+  const out = items.map((item) => {
+    if (!isTextItem(item) || item.str === '') return item;
+    const str = stripSentinels(item.str);
+    const kind = hiddenKindOf({ ...item, str }, view, drawn);
+    if (kind === null) return str === item.str ? item : { ...item, str };
+    hidden++;
+    return { ...item, str: hiddenOpen(kind) + str + HIDDEN_CLOSE };
+  });
+  return { items: out, hidden };
+}
+
+/** The page's operator-list reading, or null where the page cannot give one (the text still counts). */
+async function readDrawn(page: PdfPage, ops: PdfOps): Promise<DrawnText | null> {
+  if (page.getOperatorList === undefined) return null;
+  try {
+    return drawnText(await page.getOperatorList(), ops);
+  } catch {
+    return null;
+  }
 }
 
 /** Lines of positioned items (a text layer's or OCR's words) in reading order, normalized. */
@@ -592,6 +628,7 @@ export async function parsePdf(bytes: Uint8Array, options: PdfOptions = {}): Pro
 
     const stats = newNormalizeStats();
     const normalize = (s: string): string => normalizeText(s, stats);
+    const ops = pdfjs.OPS ?? DEFAULT_OPS;
     const total = doc.numPages;
     const pages: Line[][] = [];
     const boxes: PageBox[] = [];
@@ -601,7 +638,9 @@ export async function parsePdf(bytes: Uint8Array, options: PdfOptions = {}): Pro
       try {
         const page = await doc.getPage(p);
         const content = await page.getTextContent();
-        pages.push(pageLines(content.items, normalize));
+        // A page without text has nothing to hide (and a scan's images need not be decoded twice).
+        const drawn = content.items.length > 0 ? await readDrawn(page, ops) : null;
+        pages.push(pageLines(markHidden(content.items, page.view, drawn).items, normalize));
         boxes.push(pageBox(page.view));
         page.cleanup();
       } catch (err) {

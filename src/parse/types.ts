@@ -3,6 +3,7 @@
  * take bytes and options, never a DOM, a file path or a Node API.
  */
 import type { DocStatus, SourceType } from '../core/types';
+import type { HiddenRange } from './hidden';
 
 export const PARSED_FORMATS = ['pdf', 'docx', 'html', 'markdown', 'text'] as const;
 export type ParsedFormat = (typeof PARSED_FORMATS)[number];
@@ -33,8 +34,10 @@ export const PARSE_WARNING_CODES = [
   'invisible_characters_removed',
   /** Zero-width or bidirectional-control characters are present (kept: scripts need them). */
   'invisible_characters_present',
-  /** Hidden HTML (display:none, hidden, aria-hidden) was not ingested. */
+  /** Hidden HTML (aria-hidden, malformed tags) was not ingested. */
   'hidden_content_dropped',
+  /** Text a reader cannot see was found: kept, marked on its chunks (`ParsedDocument.hidden`), never evidence. */
+  'hidden_text',
   /** The file's content and its name disagree about its type; the content won. */
   'format_mismatch',
   /** Some PDF pages have no text layer (scanned pages need OCR). */
@@ -89,6 +92,8 @@ export interface ParsedDocument {
   readonly pages?: readonly PageRange[];
   /** Heading titles in document order. */
   readonly headings: readonly string[];
+  /** Ranges of `text` a reader of the file cannot see (`hidden.ts`), in order; absent when none. */
+  readonly hidden?: readonly HiddenRange[];
   readonly warnings: readonly ParseWarning[];
   readonly metadata: ParsedMetadata;
 }

@@ -273,3 +273,68 @@ export async function verifyDeclaredSizes(
     await inflate(b, e, e.uncompressedSize, false);
   }
 }
+
+const CRC_TABLE = (() => {
+  const t = new Uint32Array(256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    t[n] = c >>> 0;
+  }
+  return t;
+})();
+
+/** CRC-32 (ISO 3309), as ZIP headers hold it. */
+export function crc32(b: Uint8Array): number {
+  let c = 0xffffffff;
+  for (let i = 0; i < b.length; i++) c = (CRC_TABLE[(c ^ (b[i] as number)) & 0xff] as number) ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+/** A ZIP archive of stored (uncompressed) entries with UTF-8 names: a package rebuilt for mammoth. */
+export function storedZip(entries: readonly { readonly name: string; readonly data: Uint8Array }[]): Uint8Array {
+  const enc = new TextEncoder();
+  const parts: { name: Uint8Array; data: Uint8Array; crc: number; offset: number }[] = [];
+  let size = 22;
+  for (const e of entries) {
+    const name = enc.encode(e.name);
+    parts.push({ name, data: e.data, crc: crc32(e.data), offset: 0 });
+    size += 30 + name.length + e.data.length + 46 + name.length;
+  }
+  const out = new Uint8Array(size);
+  const dv = new DataView(out.buffer);
+  let at = 0;
+  for (const p of parts) {
+    p.offset = at;
+    dv.setUint32(at, 0x04034b50, true);
+    dv.setUint16(at + 4, 20, true);
+    dv.setUint16(at + 6, 0x0800, true); // UTF-8 names
+    dv.setUint32(at + 14, p.crc, true);
+    dv.setUint32(at + 18, p.data.length, true);
+    dv.setUint32(at + 22, p.data.length, true);
+    dv.setUint16(at + 26, p.name.length, true);
+    out.set(p.name, at + 30);
+    out.set(p.data, at + 30 + p.name.length);
+    at += 30 + p.name.length + p.data.length;
+  }
+  const cd = at;
+  for (const p of parts) {
+    dv.setUint32(at, 0x02014b50, true);
+    dv.setUint16(at + 4, 20, true);
+    dv.setUint16(at + 6, 20, true);
+    dv.setUint16(at + 8, 0x0800, true);
+    dv.setUint32(at + 16, p.crc, true);
+    dv.setUint32(at + 20, p.data.length, true);
+    dv.setUint32(at + 24, p.data.length, true);
+    dv.setUint16(at + 28, p.name.length, true);
+    dv.setUint32(at + 42, p.offset, true);
+    out.set(p.name, at + 46);
+    at += 46 + p.name.length;
+  }
+  dv.setUint32(at, 0x06054b50, true);
+  dv.setUint16(at + 8, parts.length, true);
+  dv.setUint16(at + 10, parts.length, true);
+  dv.setUint32(at + 12, at - cd, true);
+  dv.setUint32(at + 16, cd, true);
+  return out;
+}

@@ -19,6 +19,7 @@
  *   for a worker that is inside one long synchronous step.
  */
 import type { EvidentErrorValue } from '../core/errors';
+import type { HiddenRangeInput } from '../core/ingest/hidden';
 import type { PageSpan } from '../core/ingest/pages';
 import type { DocumentFormat, DocumentMetaPatch, OriginalPage, VectorState } from '../core/library-format';
 import type { Candidate, DocStatus, ScoreBreakdown, SourceType, TraceEntry } from '../core/types';
@@ -86,6 +87,8 @@ export interface AddDocumentInput {
   readonly fileFormat?: DocumentFormat;
   /** Paged formats: where each page's characters lie in `text` (chunks get their page from it). */
   readonly pages?: readonly PageSpan[];
+  /** Ranges of `text` hidden from readers (`ParsedDocument.hidden`): chunks get them as `hidden` spans. */
+  readonly hidden?: readonly HiddenRangeInput[];
   /** BCP 47 language tag from the file's metadata, when it has one. */
   readonly language?: string;
   /** A PDF's own bytes, stored with the document (with `pages`) for the page view. */

@@ -23,6 +23,7 @@
 import { EvidentError } from '../core/errors';
 import { FlatIndex } from '../core/dense/flat-index';
 import { chunkDocument, contextualText } from '../core/ingest/chunk';
+import { assignHidden } from '../core/ingest/hidden';
 import { assignPages } from '../core/ingest/pages';
 import { contextTitleLines, sectionNames } from '../core/ingest/table';
 import { Bm25Index, DEFAULT_BM25_OPTIONS, DEFAULT_BM25_PARAMS, type Bm25Hit } from '../core/lexical/bm25';
@@ -453,7 +454,9 @@ export class Engine {
       { countTokens: (t) => embedder.countTokens(t), maxTokens: Math.min(128, embedder.maxTokens) },
     );
     // Paged formats (PDF): each chunk gets the page its first character is on.
-    const chunks = input.pages && input.pages.length > 0 ? assignPages(cut, input.pages) : cut;
+    const paged = input.pages && input.pages.length > 0 ? assignPages(cut, input.pages) : cut;
+    // Text a reader cannot see is marked on its chunks; the verifier never takes it as evidence.
+    const chunks = assignHidden(paged, input.hidden);
     if (chunks.length === 0) throw new EvidentError('empty_file', `"${input.title}" has no text to index.`);
     const bytes = utf8Bytes(input.text);
     const bytesHash = await sha256Hex(bytes);

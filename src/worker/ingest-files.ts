@@ -404,6 +404,7 @@ async function parseAndStage(
     ...(m.effectiveDateGuess ? { effectiveDate: m.effectiveDateGuess } : {}),
     ...(m.language ? { language: m.language } : {}),
     ...(parsed.pages ? { pages: parsed.pages } : {}),
+    ...(parsed.hidden ? { hidden: parsed.hidden } : {}),
     // The page view renders the PDF itself: its bytes are stored with the document.
     ...(parsed.format === 'pdf' ? { original: new Uint8Array(file.bytes) } : {}),
   };

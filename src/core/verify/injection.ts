@@ -15,8 +15,16 @@
  * turns; the whole block for `<|im_start|> … <|im_end|>`; the link itself for an exfiltration image;
  * the whole comment for an HTML comment with instructions. Weaker patterns ("do not mention this",
  * "reply that …") are redacted only in a paragraph that already has a strong hit.
+ *
+ * Hidden text (`Chunk.hidden`: white-on-white, zero-size, off-page or invisible PDF text, hidden
+ * HTML, vanished DOCX runs, marked at ingest) is flagged `hidden_text` and redacted the same way,
+ * with `HIDDEN_MARK`, whatever it says: a reader of the document cannot see it, so it is not what
+ * the document tells its readers and can be neither evidence nor a quoted answer (see README.md).
+ * The span is the unit (the parser knows its exact extent); a passage with nothing visible left
+ * is dropped by the same `minContentWords` rule. Hidden text also opens the weak patterns in its
+ * paragraph, as hidden characters do.
  */
-import type { Candidate } from '../types';
+import type { Candidate, HiddenSpan } from '../types';
 import { assertKnownOptions } from '../errors';
 import type { EvidenceLookup } from '../select/common';
 import { checkInt, tokenize, withEntry } from '../select/common';
@@ -36,6 +44,7 @@ export const INJECTION_KINDS = [
   'zero_width',
   'bidi_override',
   'follow_up_instruction',
+  'hidden_text',
 ] as const;
 export type InjectionKind = (typeof INJECTION_KINDS)[number];
 
@@ -60,6 +69,8 @@ export interface InjectionScan {
 
 /** What replaces a flagged span. Square brackets and no sentence-final dot, so it reads as an editorial note. */
 export const REDACTION_MARK = '[removed: text addressed to the AI]';
+/** What replaces text the document hides from its readers (`Chunk.hidden`). */
+export const HIDDEN_MARK = '[removed: text hidden from readers]';
 
 export interface InjectionOptions {
   /** A flagged passage is kept only when at least this many content words remain after redaction. Evident default. */
@@ -307,23 +318,28 @@ function sentenceRangeIn(
 }
 
 /** Scans one text: flags, the redacted text, and how much content is left. */
-export function scanInjection(text: string, options: Partial<InjectionOptions> = {}): InjectionScan {
+export function scanInjection(
+  text: string,
+  options: Partial<InjectionOptions> = {},
+  hidden: readonly HiddenSpan[] = [],
+): InjectionScan {
   assertKnownOptions(options, DEFAULT_INJECTION_OPTIONS, 'injection');
-  const { flags, redacted } = scanText(text);
+  const { flags, redacted } = scanText(text, hidden);
   return { flags, redacted, contentWords: contentWordsOf(redacted) };
 }
 
 /** Content words (non-stopwords of ≥ 2 letters, or numbers) left in a redacted text, the mark excluded. */
 function contentWordsOf(redacted: string): number {
-  return tokenize(redacted.split(REDACTION_MARK).join(' ')).filter(
+  return tokenize(redacted.split(REDACTION_MARK).join(' ').split(HIDDEN_MARK).join(' ')).filter(
     (w) => /\p{L}{2,}|\p{N}/u.test(w.raw) && !isStopword(w.lower),
   ).length;
 }
 
 /** `scanInjection` without the content count (only a flagged text needs it). */
-function scanText(text: string): Omit<InjectionScan, 'contentWords'> {
+function scanText(text: string, hidden: readonly HiddenSpan[] = []): Omit<InjectionScan, 'contentWords'> {
   const cleaned = stripHidden(text);
   const t = cleaned.text;
+  const strongAt: number[] = [];
   let split: readonly { start: number; end: number }[] | null = null;
   const sentenceRange = (start: number, end: number): { start: number; end: number } =>
     sentenceRangeIn((split ??= splitSentences(t)), start, end);
@@ -337,7 +353,24 @@ function scanText(text: string): Omit<InjectionScan, 'contentWords'> {
     if (ADDRESSES_MODEL.test(m[1] ?? ''))
       ranges.push({ start: m.index, end: m.index + m[0].length, kind: 'html_comment' });
   }
-  const strongAt: number[] = [];
+  // Hidden spans (original offsets) onto the cleaned text: the first cleaned unit at or after each end.
+  const cleanedAt = (o: number): number => {
+    let lo = 0;
+    let hi = t.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((cleaned.map[mid] as number) < o) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  for (const h of hidden) {
+    const s = cleanedAt(Math.max(0, Math.min(h.start, text.length)));
+    const e = cleanedAt(Math.max(0, Math.min(h.end, text.length)));
+    if (e <= s) continue;
+    ranges.push({ start: s, end: e, kind: 'hidden_text' });
+    strongAt.push(s);
+  }
   // Fake turns: a line opening with a chat role. "User:" or "Model:" alone is common in manuals, so
   // they count only as part of a dialogue (two roles); "Assistant:", "Human:", "System:" always count.
   const turns = [...t.matchAll(FAKE_TURN)];
@@ -383,8 +416,11 @@ function scanText(text: string): Omit<InjectionScan, 'contentWords'> {
     const orig = { start: cleaned.map[r.start] as number, end: cleaned.map[r.end] as number };
     flags.push({ kind: r.kind, ...orig, excerpt: t.slice(r.start, r.end).slice(0, 160) });
     const last = merged[merged.length - 1];
-    if (last && r.start <= last.end) last.end = Math.max(last.end, r.end);
-    else merged.push({ ...r });
+    if (last && r.start <= last.end) {
+      last.end = Math.max(last.end, r.end);
+      // A merged range is hidden text only when all of it is; else it is text addressed to the AI.
+      if (last.kind !== r.kind) last.kind = last.kind === 'hidden_text' ? r.kind : last.kind;
+    } else merged.push({ ...r });
   }
   // Duplicate flags (the same span found by two patterns of one kind) are reported once.
   const seen = new Set<string>();
@@ -400,11 +436,12 @@ function scanText(text: string): Omit<InjectionScan, 'contentWords'> {
   let redacted = '';
   let at = 0;
   for (const r of merged) {
-    redacted += t.slice(at, r.start) + REDACTION_MARK;
+    redacted += t.slice(at, r.start) + (r.kind === 'hidden_text' ? HIDDEN_MARK : REDACTION_MARK);
     at = r.end;
   }
   redacted += t.slice(at);
   redacted = redacted.replace(new RegExp(`(?:${escapeRe(REDACTION_MARK)}\\s*){2,}`, 'gu'), `${REDACTION_MARK}\n`);
+  redacted = redacted.replace(new RegExp(`(?:${escapeRe(HIDDEN_MARK)}\\s*){2,}`, 'gu'), `${HIDDEN_MARK}\n`);
   return { flags: uniqueFlags, redacted };
 }
 
@@ -452,7 +489,7 @@ export function screenInjection(
     const chunk = input.lookup.chunks.get(c.id);
     let scan = scans.get(c.id);
     if (scan === undefined) {
-      const found = chunk && chunk.text.length > 0 ? scanText(chunk.text) : null;
+      const found = chunk && chunk.text.length > 0 ? scanText(chunk.text, chunk.hidden) : null;
       scan = found ? { ...found, contentWords: found.flags.length > 0 ? contentWordsOf(found.redacted) : 0 } : null;
       scans.set(c.id, scan);
     }
@@ -477,7 +514,7 @@ export function screenInjection(
           stage: 'verify',
           score: c.score,
           kept: false,
-          reason: `text addressed to the AI (${kinds.map(kindLabel).join(', ')}); nothing else left after removing it`,
+          reason: `${kinds.every((k) => k === 'hidden_text') ? 'text hidden from readers' : 'text addressed to the AI'} (${kinds.map(kindLabel).join(', ')}); nothing else left after removing it`,
           detail,
         }),
       );
