@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { NO_OCR_MARKS, ocrMarkOf, type OcrMarks } from '../ocr-marks';
+import { HiddenTextBadge } from './HiddenTextBadge';
 import { OcrBadge } from './OcrBadge';
 import type { AskCandidate, AskInquiry, AskResult } from '../../worker/ask-api';
 import { formatScore } from '../format';
@@ -265,6 +266,7 @@ export function CandidateTable({
                     {c.page !== null && ` · p. ${c.page}`}
                     {ocrMarkOf(ocr, c.docId, c.page) && ' · '}
                     <OcrBadge mark={ocrMarkOf(ocr, c.docId, c.page)} /> · {SOURCE_TYPE_LABEL[c.sourceType]}
+                    <HiddenTextBadge trace={c.trace} />
                     {c.status !== 'current' && ` · ${c.status}`}
                   </span>
                   <span className="excerpt">{excerptText(c.excerpt)}</span>
