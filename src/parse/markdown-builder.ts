@@ -95,7 +95,7 @@ export class MarkdownBuilder {
   /** A paragraph; its line breaks are kept, each line escaped. Blank input writes nothing. */
   paragraph(text: string): void {
     const lines: string[] = [];
-    for (const raw of text.split('\n')) {
+    for (const raw of text.includes('\n') ? text.split('\n') : [text]) {
       const line = raw.replace(/[ \t]+/g, ' ').trim();
       if (line !== '') lines.push(escapeLine(line));
     }
