@@ -1,3 +1,5 @@
+// First: the Trusted Types policy must exist before anything starts a worker (src/security/csp.ts).
+import '../security/trusted-types';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
