@@ -50,8 +50,10 @@ export const CSP_DIRECTIVES: CspDirectives = Object.freeze({
  * `<meta>`): DOM XSS sinks (innerHTML, script URLs) take only values the app's `default` policy
  * let through. Not in the header, because a header reaches the workers too, and there libraries
  * pass plain strings to script sinks the worker has no policy for: threaded tfjs-backend-wasm's
- * `new Worker(url)` ("This document requires 'TrustedScriptURL' assignment", measured) and
- * tesseract.js's `importScripts(corePath)`. Workers have no DOM to inject HTML into.
+ * `new Worker(url)` ("This document requires 'TrustedScriptURL' assignment", measured in the
+ * app's worker) and, by its code, tesseract.js's `importScripts(corePath)`. A default policy in
+ * each worker would let TT in there too (src/worker is not this module's to change). Workers
+ * have no DOM to inject HTML into.
  */
 export const DOCUMENT_CSP_DIRECTIVES: CspDirectives = Object.freeze({
   'require-trusted-types-for': ["'script'"],
