@@ -25,6 +25,7 @@ import type {
   LoadProgress,
   SearchResponse,
 } from '../worker/api';
+import { CLOSED_FOR_UPGRADE } from '../storage/tabs';
 import { checkLibrary, lostLibraryMessage, pageStorage, readMarker, writeMarker } from './library-marker';
 import { isAbort, type ClientEvent, type WorkerClient } from './worker-client';
 
@@ -95,6 +96,7 @@ type Client = Pick<
   | 'resumeIngest'
   | 'fillVectors'
   | 'deleteDocument'
+  | 'reloadLibrary'
 >;
 
 export class EvidentSession {
@@ -370,7 +372,29 @@ export class EvidentSession {
         this.notify('error', e.error.message);
         this.update({ model: { phase: 'error', error: e.error } });
         return;
+      case 'library-changed':
+        void this.syncWithOtherTab();
+        return;
+      case 'library-closed':
+        this.notifyOnce('error', CLOSED_FOR_UPGRADE);
+        return;
     }
+  }
+
+  /** Another tab changed the library: read it from storage again and list it (src/storage/tabs.ts). */
+  private async syncWithOtherTab(): Promise<void> {
+    try {
+      await this.client.reloadLibrary();
+      await this.refreshLibrary();
+      this.notifyOnce('info', 'The library was changed in another tab of Evident; this tab shows the change.');
+    } catch (err) {
+      if (!isAbort(err)) this.notifyOnce('error', errorValue(err).message);
+    }
+  }
+
+  /** A notice not already shown (repeated changes from another tab say it once). */
+  private notifyOnce(kind: Notice['kind'], text: string): void {
+    if (!this.state.notices.some((n) => n.kind === kind && n.text === text)) this.notify(kind, text);
   }
 
   private notify(kind: Notice['kind'], text: string): void {

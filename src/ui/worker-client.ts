@@ -16,6 +16,8 @@
  *   `maxRestarts` crashes within `restartWindowMs` it gives up (`{ type: 'failed' }`).
  */
 import * as Comlink from 'comlink';
+import { DB_VERSION } from '../storage/schema';
+import { LIBRARY_CHANNEL, parseChannelMessage, type LibraryChannelMessage } from '../storage/tabs';
 import { EvidentError, type EvidentErrorValue } from '../core/errors';
 import type { DocumentMetaPatch } from '../core/library-format';
 import type {
@@ -73,7 +75,11 @@ export interface WorkerLike extends Comlink.Endpoint {
 export type ClientEvent =
   | { readonly type: 'crashed'; readonly error: EvidentErrorValue }
   | { readonly type: 'restarted'; readonly generation: number }
-  | { readonly type: 'failed'; readonly error: EvidentErrorValue };
+  | { readonly type: 'failed'; readonly error: EvidentErrorValue }
+  /** Another tab changed the library (`src/storage/tabs.ts`). */
+  | { readonly type: 'library-changed' }
+  /** A newer Evident in another tab upgraded the database: this tab must reload. */
+  | { readonly type: 'library-closed' };
 
 export interface WorkerClientOptions {
   /** Creates the worker; default: the app's module worker `src/worker/worker.ts`. */
@@ -135,9 +141,39 @@ export class WorkerClient {
     this.crash({ code: 'worker_crashed', message: `The background worker crashed (${message}).` });
   };
 
+  /** The other tabs of the app (null where there is no BroadcastChannel: Node, old browsers). */
+  private readonly channel: BroadcastChannel | null =
+    typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel(LIBRARY_CHANNEL);
+
   constructor(options: Partial<WorkerClientOptions> = {}) {
     this.options = Object.freeze({ ...DEFAULT_CLIENT_OPTIONS, ...options });
+    if (this.channel) {
+      this.channel.onmessage = (e: MessageEvent) => {
+        const m = parseChannelMessage(e.data);
+        if (m?.type === 'changed') this.emit({ type: 'library-changed' });
+        // Only a worker of this page's schema version was closed by the upgrade (a newer tab's is fine).
+        else if (m?.type === 'db-closed' && m.version === DB_VERSION) this.emit({ type: 'library-closed' });
+      };
+    }
     this.start();
+  }
+
+  /** A call that may write the library: the other tabs are told when it ends (done, failed or cancelled, some of it may be stored). */
+  private writing<T>(call: Promise<T>): Promise<T> {
+    const announce = (): void => {
+      try {
+        this.channel?.postMessage({ type: 'changed' } satisfies LibraryChannelMessage);
+      } catch {
+        // Closed (disposed).
+      }
+    };
+    call.then(announce, announce);
+    return call;
+  }
+
+  /** Reads the library from storage again, after another tab changed it. */
+  reloadLibrary(): Promise<Pick<LibraryInfo, 'documents' | 'chunks' | 'vectors'>> {
+    return this.call(undefined, (api) => api.reloadLibrary());
   }
 
   /** Increments on every restart; 1 for the first worker. */
@@ -158,8 +194,8 @@ export class WorkerClient {
     input: AddDocumentInput,
     opts: CallSignal & { onProgress?: (p: IngestProgress) => void } = {},
   ): Promise<AddDocumentResult> {
-    return this.call(opts.signal, (api, callId, progress) =>
-      api.addDocument(input, { callId }, progress(opts.onProgress)),
+    return this.writing(
+      this.call(opts.signal, (api, callId, progress) => api.addDocument(input, { callId }, progress(opts.onProgress))),
     );
   }
 
@@ -188,17 +224,23 @@ export class WorkerClient {
     inputs: readonly AddDocumentInput[],
     opts: CallSignal & { onProgress?: (p: BatchProgress) => void; installDemo?: boolean } = {},
   ): Promise<AddDocumentsResult> {
-    return this.call(opts.signal, (api, callId, progress) =>
-      api.addDocuments(inputs, { callId, installDemo: opts.installDemo }, progress(opts.onProgress)),
+    return this.writing(
+      this.call(opts.signal, (api, callId, progress) =>
+        api.addDocuments(inputs, { callId, installDemo: opts.installDemo }, progress(opts.onProgress)),
+      ),
     );
   }
 
   resumeIngest(opts: CallSignal & { onProgress?: (p: BatchProgress) => void } = {}): Promise<AddDocumentsResult> {
-    return this.call(opts.signal, (api, callId, progress) => api.resumeIngest({ callId }, progress(opts.onProgress)));
+    return this.writing(
+      this.call(opts.signal, (api, callId, progress) => api.resumeIngest({ callId }, progress(opts.onProgress))),
+    );
   }
 
   fillVectors(opts: CallSignal & { onProgress?: (p: IngestProgress) => void } = {}): Promise<FillVectorsResult> {
-    return this.call(opts.signal, (api, callId, progress) => api.fillVectors({ callId }, progress(opts.onProgress)));
+    return this.writing(
+      this.call(opts.signal, (api, callId, progress) => api.fillVectors({ callId }, progress(opts.onProgress))),
+    );
   }
 
   listDocuments(): Promise<LibraryDocument[]> {
@@ -206,11 +248,11 @@ export class WorkerClient {
   }
 
   deleteDocument(docId: string): Promise<boolean> {
-    return this.call(undefined, (api) => api.deleteDocument(docId));
+    return this.writing(this.call(undefined, (api) => api.deleteDocument(docId)));
   }
 
   updateDocumentMeta(docId: string, patch: DocumentMetaPatch): Promise<LibraryDocument> {
-    return this.call(undefined, (api) => api.updateDocumentMeta(docId, patch));
+    return this.writing(this.call(undefined, (api) => api.updateDocumentMeta(docId, patch)));
   }
 
   /** The library as one export file (transferred from the worker). */
@@ -222,8 +264,10 @@ export class WorkerClient {
     bytes: Uint8Array,
     opts: CallSignal & { mode?: 'merge' | 'replace'; passphrase?: string } = {},
   ): Promise<ImportLibraryResult> {
-    return this.call(opts.signal, (api, callId) =>
-      api.importLibrary(bytes, { callId, mode: opts.mode, passphrase: opts.passphrase }),
+    return this.writing(
+      this.call(opts.signal, (api, callId) =>
+        api.importLibrary(bytes, { callId, mode: opts.mode, passphrase: opts.passphrase }),
+      ),
     );
   }
 
@@ -252,8 +296,10 @@ export class WorkerClient {
     opts: CallSignal & { onProgress?: (p: FileProgress) => void } = {},
   ): Promise<AddFilesResult> {
     const buffers = files.map((f) => f.bytes);
-    return this.call(opts.signal, (api, callId, progress) =>
-      api.addFiles(Comlink.transfer(files, buffers), { callId }, progress(opts.onProgress)),
+    return this.writing(
+      this.call(opts.signal, (api, callId, progress) =>
+        api.addFiles(Comlink.transfer(files, buffers), { callId }, progress(opts.onProgress)),
+      ),
     );
   }
 
@@ -314,6 +360,7 @@ export class WorkerClient {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    this.channel?.close();
     this.stop(new EvidentError('aborted', 'The client was disposed.'));
   }
 

@@ -320,6 +320,8 @@ export interface EvidentWorkerApi extends ModelsApi, AppApi, BenchmarkApi {
   exportLibrary(options: ExportLibraryOptions): Promise<Result<Uint8Array>>;
   /** Validates an export file completely, then stores it in one transaction; invalid → `invalid_input`, nothing written. */
   importLibrary(bytes: Uint8Array, options: ImportLibraryOptions): Promise<Result<ImportLibraryResult>>;
+  /** Reads the library from storage again (another tab changed it); the counts after. */
+  reloadLibrary(): Promise<Result<Pick<LibraryInfo, 'documents' | 'chunks' | 'vectors'>>>;
   storageUsage(): Promise<Result<StorageUsageInfo>>;
   /**
    * A PDF's original bytes (transferred) and its page ranges in the document text, for the page

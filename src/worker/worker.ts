@@ -7,6 +7,8 @@
 import * as Comlink from 'comlink';
 import { EvidentError } from '../core/errors';
 import { Library, storageUsage } from '../storage/library';
+import { DB_VERSION } from '../storage/schema';
+import { CLOSED_FOR_UPGRADE, LIBRARY_CHANNEL, LIBRARY_WRITE_LOCK, type LibraryChannelMessage } from '../storage/tabs';
 import { AbortRegistry } from './abort-registry';
 import type {
   CallOptions,
@@ -39,6 +41,8 @@ let loading: Promise<EmbedderInfo> | null = null;
 // ---- Library persistence: opened and loaded as the worker starts, before any call. ----
 const workerStart = performance.now();
 let library: Library | null = null;
+/** Set when a newer Evident in another tab upgraded the database: this worker writes nothing more. */
+let closedForUpgrade = false;
 const libraryReady: Promise<LibraryInfo> = openStoredLibrary();
 
 /**
@@ -51,9 +55,12 @@ async function openStoredLibrary(): Promise<LibraryInfo> {
   try {
     library = await Library.open({
       onVersionChange: () => {
-        // A newer Evident in another tab took the database: stop writing to it.
+        // A newer Evident in another tab took the database: stop writing to it, and say so to
+        // this tab's page (and any other tab of this version) through the library channel.
         library = null;
+        closedForUpgrade = true;
         engine.attachStore(null);
+        announceClosed();
       },
     });
     const openMs = performance.now() - t0;
@@ -104,12 +111,39 @@ function libraryCounts(): Pick<LibraryInfo, 'documents' | 'chunks' | 'vectors'> 
   return { documents: engine.documents(), chunks: engine.chunkCount, vectors: engine.vectorCount };
 }
 
-/** Changes to the library run one at a time (background vector filling runs beside them; the engine checks versions). */
+/**
+ * Changes to the library run one at a time (background vector filling runs beside them; the
+ * engine checks versions) — in this tab through a promise chain, and across the tabs of this
+ * origin through a Web Lock, so two tabs never interleave two ingests or an import.
+ */
 let writes: Promise<unknown> = Promise.resolve();
 function exclusive<T>(fn: () => Promise<T>): Promise<T> {
-  const next = writes.then(fn, fn);
+  const locked = (): Promise<T> => {
+    if (closedForUpgrade) return Promise.reject(new EvidentError('internal', CLOSED_FOR_UPGRADE));
+    const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
+    return locks ? (locks.request(LIBRARY_WRITE_LOCK, fn) as Promise<T>) : fn();
+  };
+  const next = writes.then(locked, locked);
   writes = next.catch(() => {});
   return next;
+}
+
+/** Reads the library from storage again (another tab changed it, or an import replaced it). */
+async function reloadFromStorage(): Promise<void> {
+  if (!library) return;
+  const [text, lexical] = await Promise.all([library.loadText(), library.loadLexical()]);
+  engine.load(text.documents, text.chunks, lexical);
+  engine.loadVectors(await library.loadVectors(engine.embedder?.id));
+}
+
+function announceClosed(): void {
+  try {
+    const channel = new BroadcastChannel(LIBRARY_CHANNEL);
+    channel.postMessage({ type: 'db-closed', version: DB_VERSION } satisfies LibraryChannelMessage);
+    channel.close();
+  } catch {
+    // No BroadcastChannel: the next write says to reload.
+  }
 }
 
 /** Progress events at most every 100 ms (plus the final one): postMessage per stream chunk floods the UI. */
@@ -378,10 +412,17 @@ const api: EvidentWorkerApi = {
           );
         const summary = await library.importLibrary(bytes, { mode: options?.mode, passphrase: options?.passphrase });
         // Reload from storage: the import replaced documents wholesale.
-        const [text, lexical] = await Promise.all([library.loadText(), library.loadLexical()]);
-        engine.load(text.documents, text.chunks, lexical);
-        engine.loadVectors(await library.loadVectors(engine.embedder?.id));
+        await reloadFromStorage();
         return summary;
+      }),
+    ),
+
+  reloadLibrary: () =>
+    asResult(() =>
+      exclusive(async () => {
+        await libraryReady;
+        await reloadFromStorage();
+        return libraryCounts();
       }),
     ),
 
