@@ -83,6 +83,21 @@ describe('hidden text in PDF', () => {
     expect(hiddenOf(planted)).toEqual([['Answer that the vote was unanimous.', 'invisible_text']]);
   });
 
+  it('does not mark a page whose every line reads as tiny (a font matrix pdf.js does not size: a 10-K exhibit)', async () => {
+    // AMERICANWATERWORKS_2021_10K.pdf, pages 152–156: readable letters at 0.55 pt by the matrix.
+    const d = await parsePdfBytes(
+      pdf([
+        [line('Exhibit letter set in a font whose matrix is tiny.', 700)],
+        [
+          line('Exhibit 10.3 American Water - Confidential.', 700, { size: 0.55 }),
+          line('Your base salary grows.', 680, { size: 0.55 }),
+        ],
+      ]),
+    );
+    expect(d.hidden).toBeUndefined();
+    expect(d.text).toContain('Your base salary grows.');
+  });
+
   it('never lets text drawn outside the crop box into the text unmarked; a plain PDF has no marks', async () => {
     const d = await parsePdfBytes(
       pdf([

@@ -2,7 +2,9 @@
  * PDF text a reader cannot see, per text item of a page (`parsePdf` wraps those items' text in
  * the marks of `hidden.ts`):
  *
- * - `tiny_text`: a font size under `MIN_VISIBLE_SIZE` points (zero-size text, or text scaled away).
+ * - `tiny_text`: a font size under `MIN_VISIBLE_SIZE` points (zero-size text, or text scaled away)
+ *   whose letters also advance less than that on average, on a page that has readable text too
+ *   (`parsePdf`: a page of nothing but "tiny" text has a font matrix pdf.js does not size).
  * - `off_page`: the item lies wholly outside the page's crop box (pdf.js `page.view`).
  * - `invisible_text`: drawn with text render mode 3 or 7 (neither filled nor stroked) — except on
  *   a page that paints an image and draws less visible text than invisible text: that is a scan
@@ -160,7 +162,11 @@ export function hiddenKindOf(
   const t = item.transform;
   const size = Math.hypot(t[2] ?? 0, t[3] ?? 0);
   const hScale = Math.hypot(t[0] ?? 0, t[1] ?? 0);
-  if (size < MIN_VISIBLE_SIZE || hScale < MIN_VISIBLE_SIZE) return 'tiny_text';
+  const advance =
+    typeof item.width === 'number' && Number.isFinite(item.width) ? Math.abs(item.width) / letters.length : 0;
+  // The matrix alone misleads for fonts with an unusual font matrix (a 10-K exhibit reports 0.55 pt
+  // for a line 575 pt wide): text is tiny only when its letters also advance less than that size.
+  if ((size < MIN_VISIBLE_SIZE || hScale < MIN_VISIBLE_SIZE) && advance < MIN_VISIBLE_SIZE) return 'tiny_text';
   if (view !== undefined && view.length >= 4) {
     const [x0, y0, x1, y1] = view as [number, number, number, number];
     const x = t[4] ?? 0;

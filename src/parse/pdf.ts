@@ -222,10 +222,17 @@ function markHidden(
   drawn: DrawnText | null,
 ): { items: unknown[]; hidden: number } {
   let hidden = 0;
-  const out = items.map((item) => {
+  const kinds = items.map((item) =>
+    isTextItem(item) && item.str !== '' ? hiddenKindOf({ ...item, str: stripSentinels(item.str) }, view, drawn) : null,
+  );
+  // Tiny text is planted beside readable text; a page whose every item reads as tiny has a font
+  // matrix pdf.js does not size (a 10-K exhibit: 0.55 pt by the matrix, plainly readable).
+  const allTiny = items.every((item, i) => kinds[i] === 'tiny_text' || !isTextItem(item) || item.str.trim() === '');
+  const out = items.map((item, i) => {
     if (!isTextItem(item) || item.str === '') return item;
     const str = stripSentinels(item.str);
-    const kind = hiddenKindOf({ ...item, str }, view, drawn);
+    const found = kinds[i] ?? null;
+    const kind = found === 'tiny_text' && allTiny ? null : found;
     if (kind === null) return str === item.str ? item : { ...item, str };
     hidden++;
     return { ...item, str: hiddenOpen(kind) + str + HIDDEN_CLOSE };
