@@ -435,15 +435,18 @@ describeShared('ingestion of ../shared/testdocs', 'testdocs', () => {
         expect(r.parsed.title).toBe('Quarterly notes');
         expect(r.parsed.text).toContain('revenue grew 4%');
         expect(r.parsed.text).toContain('headcount was 120');
-        for (const s of [
-          '__XSS_FIRED',
-          '<script',
-          'javascript:',
-          'onerror',
-          'attacker.example',
-          'ignore all previous instructions',
-        ]) {
+        for (const s of ['__XSS_FIRED', '<script', 'javascript:', 'onerror']) {
           expect(r.parsed.text.toLowerCase()).not.toContain(s.toLowerCase());
+        }
+        // The display:none block is kept, marked hidden (src/parse/hidden.ts): the verifier never
+        // takes it as evidence. Outside the marked ranges, none of it is left.
+        const hidden = r.parsed.hidden ?? [];
+        let visible = r.parsed.text;
+        for (const h of [...hidden].reverse()) visible = visible.slice(0, h.start) + visible.slice(h.end);
+        const marked = hidden.map((h) => r.parsed.text.slice(h.start, h.end)).join('\n');
+        for (const s of ['attacker.example', 'ignore all previous instructions']) {
+          expect(visible.toLowerCase()).not.toContain(s);
+          expect(marked.toLowerCase()).toContain(s);
         }
       },
       PER_FILE_MS,
