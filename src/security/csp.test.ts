@@ -6,6 +6,7 @@ import {
   DOCUMENT_CSP_DIRECTIVES,
   documentMetaPolicies,
   HEADER_ONLY_DIRECTIVES,
+  HUB_CONNECT_SOURCES,
   metaCsp,
   parseCsp,
   serializeCsp,
@@ -43,7 +44,9 @@ describe('the Content Security Policy', () => {
     const p = parseCsp(serializeCsp());
     expect(p['default-src']).toEqual(["'none'"]);
     expect(p['script-src']).toEqual(["'self'", "'wasm-unsafe-eval'", 'blob:']);
-    expect(p['connect-src']).toEqual(["'self'"]);
+    // The origin, and the Hub only for models a person chose to download (Settings asks first).
+    expect(p['connect-src']).toEqual(["'self'", ...HUB_CONNECT_SOURCES]);
+    expect(HUB_CONNECT_SOURCES.every((h) => /^https:\/\/(\*\.)?(huggingface\.co|hf\.co)$/u.test(h))).toBe(true);
     expect(p['object-src']).toEqual(["'none'"]);
     expect(p['base-uri']).toEqual(["'none'"]);
     expect(p['frame-ancestors']).toEqual(["'none'"]);

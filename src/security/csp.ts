@@ -19,6 +19,13 @@ export type CspDirectives = Readonly<Record<string, readonly string[]>>;
  */
 export const TRUSTED_TYPES_POLICY = 'default';
 
+/** Hugging Face Hub hosts: the model pages and the storage their downloads redirect to. */
+export const HUB_CONNECT_SOURCES: readonly string[] = Object.freeze([
+  'https://huggingface.co',
+  'https://*.huggingface.co',
+  'https://*.hf.co',
+]);
+
 export const CSP_DIRECTIVES: CspDirectives = Object.freeze({
   // Nothing that is not named below: no frames, media, manifests or prefetches.
   'default-src': ["'none'"],
@@ -33,8 +40,11 @@ export const CSP_DIRECTIVES: CspDirectives = Object.freeze({
   'style-src': ["'self'"],
   'img-src': ["'self'"],
   'font-src': ["'self'"],
-  // Models, WASM, CMaps, fonts, traineddata: all fetched from the app's own origin.
-  'connect-src': ["'self'"],
+  // Models, WASM, CMaps, fonts, traineddata: all fetched from the app's own origin. The Hub only
+  // for the Enhanced models a person chose to download from huggingface.co in Settings (the
+  // app's consent gate; models.e2e checks no request goes there before consent): its files
+  // redirect to LFS/Xet storage hosts under huggingface.co and hf.co, which CSP checks too.
+  'connect-src': ["'self'", ...HUB_CONNECT_SOURCES],
   // The app's worker, pdf.js's worker, tesseract.js's worker and the service worker; blob:
   // for threaded tfjs-backend-wasm, which starts its pthread workers from a blob URL.
   'worker-src': ["'self'", 'blob:'],

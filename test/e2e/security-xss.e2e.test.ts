@@ -14,7 +14,7 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { XSS_FACTS, XSS_QUESTION, XSS_VECTORS, xssDocuments } from '../fixtures/xss';
+import { XSS_BAD_FILE_NAME, XSS_FACTS, XSS_FILE_NAME, XSS_QUESTION, XSS_VECTORS, xssDocuments } from '../fixtures/xss';
 import { launchChromium } from './browser';
 import { appReady } from './built-app';
 
@@ -144,6 +144,27 @@ describe.skipIf(ctx.skip !== null)('hostile content shown in every view (Chromiu
     }
   });
 
+  it('a file name with markup, listed and refused, is shown as text (list, progress, error notice)', async () => {
+    await tab('Library').click();
+    const library = page.getByTestId('library');
+    await page.getByLabel('Add documents').setInputFiles({
+      name: XSS_FILE_NAME,
+      mimeType: 'text/plain',
+      buffer: Buffer.from("A file whose name is markup lists the dock's opening hours.\n"),
+    });
+    const listed = library.locator('li[data-doc-id]').filter({ hasText: 'onerror' });
+    await listed.first().waitFor({ timeout: 60_000 });
+    await expectInert('a listed file with a markup name');
+    await page.getByLabel('Add documents').setInputFiles({
+      name: XSS_BAD_FILE_NAME,
+      mimeType: 'application/pdf',
+      buffer: Buffer.from('not a pdf at all'),
+    });
+    const refused = page.getByRole('alert').filter({ hasText: '<script>' });
+    await refused.first().waitFor({ timeout: 60_000 });
+    await expectInert('the error notice of a refused file with a markup name');
+  });
+
   it('search results and their traces show the payloads as text', async () => {
     await tab('Library').click();
     const box = page.getByRole('searchbox', { name: /search/i });
@@ -231,7 +252,7 @@ describe.skipIf(ctx.skip !== null)('hostile content shown in every view (Chromiu
     console.log(
       `[e2e] XSS: ${XSS_VECTORS.length} vectors in 5 documents (HTML, Markdown, text, DOCX, PDF), ${checked.length} views checked, ${checked.filter((c) => c.fired).length} fired, ${checked.reduce((n, c) => n + c.markup.length, 0)} hostile elements rendered, ${dialogs.length} dialogs`,
     );
-    expect(checked.length).toBeGreaterThanOrEqual(25);
+    expect(checked.length).toBeGreaterThanOrEqual(27);
     expect(checked.filter((c) => c.fired || c.markup.length > 0)).toEqual([]);
     expect(dialogs).toEqual([]);
     expect(pageErrors).toEqual([]);
