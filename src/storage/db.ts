@@ -239,10 +239,11 @@ export async function writeTx<S extends Names[], T>(
     } catch {
       // The transaction already ended (it failed on its own).
     }
-    // The transaction's own error (quota at commit) says more than a request's AbortError.
+    // The transaction's own error (quota at commit, or its abort) says more than a request's
+    // AbortError, or than the "inactive" error of a request made after the transaction aborted.
     throw (await done.then(
       () => err,
-      (txErr: unknown) => (isAbortError(err) && txErr ? txErr : err),
+      (txErr: unknown) => ((isAbortError(err) || isInactiveError(err)) && txErr ? txErr : err),
     )) as unknown;
   }
   await done;
@@ -261,6 +262,11 @@ function nameOf(err: unknown): string {
 
 function isAbortError(err: unknown): boolean {
   return nameOf(err) === 'AbortError';
+}
+
+/** A request on a transaction that already ended (Chromium: TransactionInactiveError; some: InvalidStateError). */
+function isInactiveError(err: unknown): boolean {
+  return nameOf(err) === 'TransactionInactiveError' || nameOf(err) === 'InvalidStateError';
 }
 
 /**
@@ -293,6 +299,13 @@ export function storageFullError(what: string, quoted = false): EvidentError {
 export function toStorageError(err: unknown, title: string, quoted = false): unknown {
   if (err instanceof EvidentError) return err;
   if (isQuotaError(err)) return storageFullError(title, quoted);
+  if (isAbortError(err)) {
+    // The browser (or a failing request) aborted the transaction: as a whole, so nothing of it is stored.
+    return new EvidentError(
+      'internal',
+      `The browser cancelled the write, so nothing was saved for ${quoted ? title : `"${title}"`}. Try again; if it keeps failing, reload the page.`,
+    );
+  }
   if (nameOf(err) === 'InvalidStateError') {
     return new EvidentError(
       'internal',

@@ -422,6 +422,39 @@ describe('Library', () => {
     dst.close();
   });
 
+  it('a transaction aborted mid-write (not a full disk) says the write was cancelled; nothing of the document is stored', async () => {
+    const lib = await open();
+    await lib.putDocument({ document: documentRecord('keep', 1), chunks: chunksOf('keep', 1) });
+    const before = await lib.loadAll();
+    const proto = globalThis.IDBObjectStore.prototype;
+    const put = proto.put;
+    let calls = 0;
+    proto.put = function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore['put']>) {
+      const request = put.apply(this, args);
+      // The first put of the document's transaction aborts it (as a browser may); the next put meets an ended transaction.
+      if (++calls === 1) this.transaction.abort();
+      return request;
+    };
+    restores.push(() => {
+      proto.put = put;
+    });
+    const a = documentRecord('a', 3);
+    await expect(
+      lib.putDocument({ document: a, chunks: chunksOf('a', 3), vectors: vectors(a, 3) }),
+    ).rejects.toMatchObject({
+      code: 'internal',
+      message: expect.stringMatching(
+        /^The browser cancelled the write, so nothing was saved for "Doc a"\. Try again/,
+      ),
+    });
+    restores.pop()!();
+    const after = await lib.loadAll();
+    expect(after.documents).toEqual(before.documents);
+    expect(after.chunks).toEqual(before.chunks);
+    expect(after.vectors).toEqual(before.vectors);
+    lib.close();
+  });
+
   it('finds a file already in the library by its hash', async () => {
     const lib = await open();
     await lib.putDocument({ document: documentRecord('a', 1), chunks: chunksOf('a', 1) });
