@@ -10,7 +10,8 @@
  * rendering code alone (the policy is measured in security-csp.e2e.test.ts). After each view:
  * `window.__XSS_FIRED` is undefined, no dialog opened, and the app's DOM holds none of the
  * payloads' markup (no event-handler attribute, no javascript:/data: link, no script, frame,
- * object, embed, base or refresh).
+ * object, embed, base or refresh). A last test shows the hostile PDF and HTML under the shipped
+ * policy (CSP on) and counts its violations: zero.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -247,6 +248,50 @@ describe.skipIf(ctx.skip !== null)('hostile content shown in every view (Chromiu
       await closeDialog();
     },
   );
+
+  it('under the shipped policy too: the hostile PDF and HTML shown, zero CSP violations, nothing fired', async () => {
+    const strict = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+    try {
+      await strict.addInitScript(() => {
+        const w = window as unknown as { __violations: string[] };
+        w.__violations = [];
+        document.addEventListener('securitypolicyviolation', (e) =>
+          w.__violations.push(`${e.effectiveDirective} ${e.blockedURI} ${e.sample}`),
+        );
+      });
+      const p = await strict.newPage();
+      p.on('dialog', (d) => {
+        dialogs.push(`${d.type()}: ${d.message()}`);
+        void d.dismiss();
+      });
+      await p.goto(ctx.baseUrl);
+      await appReady(p);
+      const files = (await xssDocuments()).filter((f) => /\.(pdf|html)$/u.test(f.name));
+      await p.getByRole('tab', { name: 'Library' }).click();
+      await p.getByLabel('Add documents').setInputFiles(files);
+      for (const f of files) {
+        await p.getByTestId('library').locator(`li[data-doc-id="file:${f.name}"]`).waitFor({ timeout: 180_000 });
+      }
+      await p.getByRole('tab', { name: 'Ask' }).click();
+      await p.getByLabel('Your question').fill(XSS_FACTS.pdf.question);
+      await p.getByRole('button', { name: 'Ask', exact: true }).click();
+      await p
+        .getByTestId('ask-status')
+        .getByText(/Answered in/)
+        .waitFor({ timeout: 120_000 });
+      const source = p.getByTestId('sources').locator('li.source[data-doc-id="file:xss-scan.pdf"]').first();
+      await source.getByRole('button', { name: 'Open in document' }).click();
+      await p.getByTestId('pdf-page-view').locator('.pdf-text-layer span').first().waitFor({ timeout: 30_000 });
+      const state = await p.evaluate(() => ({
+        fired: (window as { __XSS_FIRED?: number }).__XSS_FIRED !== undefined,
+        violations: (window as unknown as { __violations: string[] }).__violations,
+      }));
+      expect(state).toEqual({ fired: false, violations: [] });
+      expect(dialogs).toEqual([]);
+    } finally {
+      await strict.close();
+    }
+  });
 
   it('counts: every view inert, no dialog, no page error', () => {
     console.log(
