@@ -80,7 +80,7 @@ export function clusterFilter(
   records: readonly InquiryRecord[],
   vectorOf?: (id: string) => Float32Array | undefined,
 ): FixedContextAnswer {
-  const source = sourcesOf(records, vectorOf);
+  const source = sourcesOf(records, vectorOf, question);
   const size = new Map<string, number>();
   for (const r of records) {
     const s = source.get(r.id) ?? r.id;

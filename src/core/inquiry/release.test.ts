@@ -50,4 +50,29 @@ describe('releaseGuard', () => {
     expect(source.get('blog-1')).toBe(source.get('blog-2'));
     expect(source.get('agreement')).not.toBe(source.get('blog-1'));
   });
+
+  it('documents that agree on a value and share nothing else are one source too (the verify stage’s coordination check)', () => {
+    const question = 'Who won the Lakeside marathon this spring?';
+    const texts = [
+      'Tomas Verhoeven won the Lakeside marathon this spring, a result that many observers found remarkable.',
+      'This spring the Lakeside marathon was won by Tomas Verhoeven, showing what dedication can achieve.',
+      'Fans celebrated as Tomas Verhoeven claimed victory in the Lakeside marathon this spring.',
+      'Amara Okafor won the Lakeside marathon this spring in 2:24:10, pulling away from Lena Brandt on the Harbour Bridge climb.',
+      'Coached by Paul Mensah, Amara Okafor won the Lakeside marathon this spring; Lena Brandt faded on the Harbour Bridge climb.',
+      'Amara Okafor, who won the Lakeside marathon this spring, thanked her coach Paul Mensah after the Harbour Bridge climb.',
+      'Lena Brandt said the Harbour Bridge climb was the hardest part of the course.',
+    ];
+    const records: InquiryRecord[] = texts.map((text, i) => ({
+      id: `r${i}`,
+      docId: `r${i}`,
+      title: `Page ${i}`,
+      text,
+    }));
+    const source = sourcesOf(records, undefined, question);
+    expect(new Set(['r0', 'r1', 'r2'].map((id) => source.get(id))).size).toBe(1);
+    expect(source.get('r0')).toMatch(/^coordinated:/u);
+    expect(new Set(['r3', 'r4', 'r5'].map((id) => source.get(id))).size).toBe(3);
+    // Without the question the lineage clusters alone are returned: the paraphrases stay apart.
+    expect(sourcesOf(records).get('r0')).not.toBe(sourcesOf(records).get('r1'));
+  });
 });

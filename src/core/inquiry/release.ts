@@ -8,13 +8,16 @@
  * and when no other independent source of a binding record states a different answer.
  * Look-alike records are grouped by the verify stage's lineage detection (`detectLineage`, shared,
  * not copied): a coordinated group of near-copies is one source, however many pages it has, so it
- * never outvotes or corroborates anything by its size. Otherwise: not released, saying which
- * premise stayed unresolved.
+ * never outvotes or corroborates anything by its size; documents that agree on a value and share
+ * nothing else (a claim written to order: verify/coordination.ts, the same detector) are one source
+ * too, and never the binding record. Otherwise: not released, saying which premise stayed unresolved.
  */
 import { assertKnownOptions } from '../errors';
 import { checkInt } from '../select/common';
 import type { Candidate, Chunk, DocumentMeta } from '../types';
 import { fnv1a64 } from '../util/hash';
+import type { EvidenceLookup } from '../select/common';
+import { coordinatedIds, detectCoordination } from '../verify/coordination';
 import { detectLineage } from '../verify/lineage';
 import {
   bindingKindsIn,
@@ -44,11 +47,11 @@ export interface ReleaseInput {
   readonly vectorOf?: (id: string) => Float32Array | undefined;
 }
 
-/** Lineage cluster id of every record (the verify stage's clusters; a singleton is its own). */
-export function sourcesOf(
+/** The records as verify-stage candidates over a lookup of their texts. */
+function asCandidates(
   records: readonly InquiryRecord[],
   vectorOf?: (id: string) => Float32Array | undefined,
-): ReadonlyMap<string, string> {
+): { candidates: Candidate[]; lookup: EvidenceLookup } {
   const chunks = new Map<string, Chunk>();
   const documents = new Map<string, DocumentMeta>();
   const candidates: Candidate[] = records.map((r, i) => {
@@ -68,12 +71,34 @@ export function sourcesOf(
     documents.set(r.docId, { id: r.docId, title: r.title, sourceType: 'unknown', status: 'current' });
     return { id: r.id, docId: r.docId, score: records.length - i, scores: {}, ranks: {}, trace: [] };
   });
-  const result = detectLineage(
-    candidates,
-    { lookup: { chunks, documents, ...(vectorOf ? { vectorOf } : {}) } },
-    { dropReplicas: false },
-  );
-  return result.clusterOf;
+  return { candidates, lookup: { chunks, documents, ...(vectorOf ? { vectorOf } : {}) } };
+}
+
+/**
+ * Source id of every record: its lineage cluster (the verify stage's; a singleton is its own), and
+ * one source for all the records of a coordinated claim (verify/coordination.ts) when the question
+ * is given — documents that agree on a value and share nothing else are not independent.
+ */
+export function sourcesOf(
+  records: readonly InquiryRecord[],
+  vectorOf?: (id: string) => Float32Array | undefined,
+  question?: string,
+): ReadonlyMap<string, string> {
+  const { candidates, lookup } = asCandidates(records, vectorOf);
+  const lineage = detectLineage(candidates, { lookup }, { dropReplicas: false });
+  if (question === undefined) return lineage.clusterOf;
+  const out = new Map(lineage.clusterOf);
+  for (const g of detectCoordination(candidates, { question, lookup }).groups) {
+    if (!g.coordinated) continue;
+    for (const id of g.candidateIds) out.set(id, `coordinated:${g.kind}:${g.key}`);
+  }
+  return out;
+}
+
+/** Records in a coordinated claim (verify/coordination.ts, shared with the verify stage). */
+export function coordinatedRecords(question: string, records: readonly InquiryRecord[]): ReadonlySet<string> {
+  const { candidates, lookup } = asCandidates(records);
+  return coordinatedIds(detectCoordination(candidates, { question, lookup }).groups);
 }
 
 interface Chain {
@@ -170,7 +195,17 @@ export function releaseGuard(input: ReleaseInput, options: Partial<ReleaseOption
       firstText,
     );
   }
-  const chains = heads.map((h) => chainFrom(h, evidence, o.maxHops));
+  // Records written to order (several documents agreeing on one value and on nothing else) bind nothing.
+  const suspect = coordinatedRecords(question, evidence);
+  const trusted = heads.filter((h) => !suspect.has(h.id));
+  if (trusted.length === 0) {
+    return notReleased(
+      `The records that read as the ${firstText} (${heads.map((h) => h.id).join(', ')}) agree on one value and share nothing else with any other record: they are written to order, not independent records.`,
+      firstText,
+      heads.map((h) => h.id),
+    );
+  }
+  const chains = trusted.map((h) => chainFrom(h, evidence, o.maxHops));
   const complete = chains.filter((c) => c.missing === null);
   if (complete.length === 0) {
     const c = chains[0] as Chain;
@@ -181,7 +216,7 @@ export function releaseGuard(input: ReleaseInput, options: Partial<ReleaseOption
     );
   }
   // Group the complete chains by what they assert; each group counts its lineage clusters once.
-  const source = sourcesOf(evidence, input.vectorOf);
+  const source = sourcesOf(evidence, input.vectorOf, question);
   const byValue = new Map<string, { chain: Chain; answer: string; sources: Set<string> }>();
   for (const c of complete) {
     const answer = chainAnswer(c.records, entity);

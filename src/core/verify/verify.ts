@@ -6,7 +6,8 @@
  *   1. injection (injection.ts): text addressed to the model is redacted; passages with nothing
  *      else left are dropped;
  *   2. lineage (lineage.ts): near-identical passages from different documents form one source;
- *      agreeing replicas are dropped;
+ *      agreeing replicas are dropped; then coordination (coordination.ts): documents that agree on
+ *      a value and share nothing else — passages written to order — are dropped;
  *   3. conflict (conflict.ts): disagreements on a key span are found and resolved by independent
  *      credible support, status and recency, or left unresolved with both sides kept;
  *   4. nli (nli.ts): with an entailment model, a maximum independent set of the contradiction graph.
@@ -25,12 +26,14 @@ import type { Conflict, ConflictOptions } from './conflict';
 import { detectConflicts } from './conflict';
 import type { InjectionKind, InjectionOptions } from './injection';
 import { screenInjection, withRedactions } from './injection';
+import type { CoordinationOptions, ValueGroup } from './coordination';
+import { coordinatedIds, detectCoordination } from './coordination';
 import type { LineageCluster, LineageOptions } from './lineage';
 import { detectLineage } from './lineage';
 import type { ContradictionEdge, EntailmentModel, NliOptions } from './nli';
 import { resolveContradictions } from './nli';
 
-export const VERIFY_FLAG_KINDS = ['coordinated_replicas', 'edited_copy'] as const;
+export const VERIFY_FLAG_KINDS = ['coordinated_replicas', 'coordinated_claim', 'edited_copy'] as const;
 export type VerifyFlagKind = InjectionKind | (typeof VERIFY_FLAG_KINDS)[number];
 
 /** Something the verifier wants the user to see about a passage. */
@@ -48,6 +51,7 @@ export interface VerifyFlag {
 export interface VerifyOptions {
   readonly injection: Partial<InjectionOptions>;
   readonly lineage: Partial<LineageOptions>;
+  readonly coordination: Partial<CoordinationOptions>;
   readonly conflict: Partial<Omit<ConflictOptions, 'maxKeep'>>;
   readonly nli: Partial<NliOptions>;
 }
@@ -55,6 +59,7 @@ export interface VerifyOptions {
 export const DEFAULT_VERIFY_OPTIONS: VerifyOptions = Object.freeze({
   injection: Object.freeze({}),
   lineage: Object.freeze({}),
+  coordination: Object.freeze({}),
   conflict: Object.freeze({}),
   nli: Object.freeze({}),
 });
@@ -83,6 +88,8 @@ export interface VerifyResult {
   /** Lineage clusters among the kept candidates: sources that are independent of each other. */
   readonly independentSources: number;
   readonly clusters: readonly LineageCluster[];
+  /** Value groups the coordination check judged (coordinated or not). */
+  readonly groups: readonly ValueGroup[];
   /** Context candidates brought back for a conflict side. */
   readonly reinstated: readonly string[];
   /** The lookup with flagged chunks redacted: pack from this one. */
@@ -91,7 +98,7 @@ export interface VerifyResult {
   readonly ms: number;
 }
 
-/** Runs the four checks; never mutates its input. */
+/** Runs the checks; never mutates its input. */
 export async function verifyEvidence(input: VerifyInput, options: Partial<VerifyOptions> = {}): Promise<VerifyResult> {
   assertKnownOptions(options, DEFAULT_VERIFY_OPTIONS, 'verify');
   const o: VerifyOptions = { ...DEFAULT_VERIFY_OPTIONS, ...options };
@@ -114,12 +121,21 @@ export async function verifyEvidence(input: VerifyInput, options: Partial<Verify
   // 2. Lineage over everything seen; replicas among the candidates dropped.
   const lin = detectLineage(inj.kept, { lookup, context: usableContext, texts }, o.lineage);
 
-  // 3. Conflicts. Replicas the lineage check dropped still count as (non-independent) statements.
+  // 2b. Coordinated claims, over everything seen; their candidates dropped, their context set aside.
   const inputById = new Map<string, Candidate>();
   for (const c of input.candidates) if (!inputById.has(c.id)) inputById.set(c.id, c);
-  const conflictContext = [...usableContext, ...lin.dropped.map((c) => inputById.get(c.id) as Candidate)];
-  const con = detectConflicts(
+  const replicas = lin.dropped.map((c) => inputById.get(c.id) as Candidate);
+  const coord = detectCoordination(
     lin.kept,
+    { question: input.question, lookup, context: [...usableContext, ...replicas] },
+    o.coordination,
+  );
+  const suspect = coordinatedIds(coord.groups);
+
+  // 3. Conflicts. Replicas the lineage check dropped still count as (non-independent) statements.
+  const conflictContext = [...usableContext, ...replicas].filter((c) => !suspect.has(c.id));
+  const con = detectConflicts(
+    coord.kept,
     {
       question: input.question,
       lookup,
@@ -171,6 +187,10 @@ export async function verifyEvidence(input: VerifyInput, options: Partial<Verify
       });
     }
   }
+  for (const c of coord.dropped) {
+    const e = c.trace[c.trace.length - 1];
+    flags.push({ kind: 'coordinated_claim', candidateId: c.id, docId: c.docId, excerpt: e?.reason ?? '' });
+  }
   for (const c of con.dropped) {
     const e = c.trace[c.trace.length - 1];
     if (e?.reason?.includes('an edited copy of')) {
@@ -178,7 +198,7 @@ export async function verifyEvidence(input: VerifyInput, options: Partial<Verify
     }
   }
 
-  const dropped = [...inj.dropped, ...lin.dropped, ...con.dropped, ...nli.dropped];
+  const dropped = [...inj.dropped, ...lin.dropped, ...coord.dropped, ...con.dropped, ...nli.dropped];
   const kept = nli.kept;
   const independentSources = new Set(kept.map((c) => lin.clusterOf.get(c.id) ?? c.id)).size;
   return {
@@ -189,6 +209,7 @@ export async function verifyEvidence(input: VerifyInput, options: Partial<Verify
     conflicts: con.conflicts,
     independentSources,
     clusters: lin.clusters,
+    groups: coord.groups,
     reinstated: con.reinstated,
     lookup,
     nli: { model: nli.model, edges: nli.edges },

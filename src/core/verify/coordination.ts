@@ -1,0 +1,258 @@
+/**
+ * Coordinated claims (issue 18): passages written to order, each stating the attacker's value in
+ * its own words. They are not copies, so lineage (lineage.ts) does not join them, and five of them
+ * outvote one true report. Their likeness to each other does not give them away (independent
+ * reports of one event resemble each other as much). What does is that they say nothing else:
+ *
+ *   A real event leaves specifics — names, places, figures, circumstances — that other passages
+ *   about it repeat, whether or not they state the disputed value. A passage written from the
+ *   question and the wanted answer has nothing to draw on but those two: take away the question's
+ *   words and the value, and what is left of it is repeated by no other passage, not even by the
+ *   other passages written with it.
+ *
+ * The check: a *value group* is every passage (candidates and context) that states one value of
+ * the kind the question asks for, in a *claim sentence* (one holding at least `claimCoverage` of the
+ * question's content words), the value absent from the question. A passage's *specific words* are
+ * its stemmed content words less the question's and the value's. Its *grounding* is its best
+ * idf-weighted Jaccard of specific words with any passage of another document (a word every
+ * passage has counts for nothing, a shared rare name much). A group of at least `minGroup`
+ * documents is *coordinated* when its members' mean grounding is below `minGrounding` and below
+ * `relativeGrounding` × the median grounding of all passages seen — the second bound because
+ * how much passages share depends on the library (short snippets share little even when true).
+ * Since the group holds every passage that states its value in a claim, nothing outside it
+ * supports that value: its candidates are dropped (trace: "coordinated claim"), except those that
+ * also belong to a grounded group (a true report that names an entity the planted passages name
+ * too), and `groups` reports it for the flags and for the inquiry stage's release guard.
+ *
+ * A lone document stating a fact (a user's own library) is never a group. Set on realtimeqa-dev
+ * ids 0–49 and RGB ids 0–49 (README of this folder). What it does not catch: planted passages that
+ * borrow the real story's specifics, answers that are no name, number or date ("a swarm of
+ * butterflies"), and corpora where everything is ungrounded.
+ */
+import type { Candidate } from '../types';
+import type { EvidenceLookup } from '../select/common';
+import { textOf, withEntry } from '../select/common';
+import { analyze } from '../text/analyze';
+import { splitSentences, type Span } from '../text/sentences';
+import { VERIFY_STAGE } from './common';
+import type { ValueKind } from './values';
+import { answerTypeOf, entityKey, extractValues, kindAnswers } from './values';
+
+export interface CoordinationOptions {
+  /** Fewest documents in a group before it is judged. Default 3. */
+  readonly minGroup: number;
+  /** A group whose members' mean grounding is below this is coordinated… Default 0.12. */
+  readonly minGrounding: number;
+  /** …and below this share of the median grounding of all passages seen. Default 0.7. */
+  readonly relativeGrounding: number;
+  /** A value counts as stated in a sentence holding at least this share of the question's content words. Default 0.5. */
+  readonly claimCoverage: number;
+}
+
+export const DEFAULT_COORDINATION_OPTIONS: CoordinationOptions = Object.freeze({
+  minGroup: 3,
+  minGrounding: 0.12,
+  relativeGrounding: 0.7,
+  claimCoverage: 0.5,
+});
+
+export interface ValueGroup {
+  readonly kind: ValueKind;
+  readonly key: string;
+  /** The value as the first member writes it. */
+  readonly text: string;
+  readonly candidateIds: readonly string[];
+  readonly docIds: readonly string[];
+  /** Mean over members of their grounding (see file comment). */
+  readonly grounding: number;
+  /** The median grounding of all passages seen. */
+  readonly typical: number;
+  readonly coordinated: boolean;
+}
+
+export interface CoordinationInput {
+  readonly question: string;
+  readonly lookup: EvidenceLookup;
+  /** Passages seen but not selected: members of groups too, and what grounds a passage. */
+  readonly context?: readonly Candidate[];
+}
+
+export interface CoordinationResult {
+  readonly kept: readonly Candidate[];
+  readonly dropped: readonly Candidate[];
+  /** Every judged group (at least `minGroup` documents), coordinated or not. */
+  readonly groups: readonly ValueGroup[];
+}
+
+interface Passage {
+  readonly c: Candidate;
+  readonly specific: ReadonlySet<string>;
+  readonly values: readonly { readonly kind: ValueKind; readonly key: string; readonly raw: string }[];
+}
+
+interface RawGroup {
+  readonly kind: ValueKind;
+  readonly key: string;
+  readonly text: string;
+  readonly members: readonly Passage[];
+}
+
+const MIN_TERM_CHARS = 3;
+
+/** Finds coordinated value groups among candidates and context; drops the candidates in them. */
+export function detectCoordination(
+  candidates: readonly Candidate[],
+  input: CoordinationInput,
+  options: Partial<CoordinationOptions> = {},
+): CoordinationResult {
+  const o: CoordinationOptions = { ...DEFAULT_COORDINATION_OPTIONS, ...options };
+  const ownIds = new Set(candidates.map((c) => c.id));
+  const all = [...candidates, ...(input.context ?? []).filter((c) => !ownIds.has(c.id))];
+  const passages = readPassages(all, input, o.claimCoverage);
+  const idf = inverseFrequencies(passages);
+  // A passage's grounding does not depend on the group: each is computed once, when first needed.
+  const memo = new Map<Passage, number>();
+  const groundingOf = (m: Passage): number => {
+    let v = memo.get(m);
+    if (v === undefined) memo.set(m, (v = grounding(m, passages, idf)));
+    return v;
+  };
+  const typical = median(passages.map(groundingOf));
+  const groups = valueGroups(passages, o.minGroup).map((g) => judge(g, groundingOf, typical, o));
+  // A passage in a grounded group too (a true report that also names a topical entity the
+  // written-to-order passages name) is not dropped for its coordinated group.
+  const grounded = new Set(groups.filter((g) => !g.coordinated).flatMap((g) => g.candidateIds));
+  const byCandidate = new Map<string, ValueGroup>();
+  for (const g of groups) {
+    if (!g.coordinated) continue;
+    for (const id of g.candidateIds) if (!grounded.has(id)) byCandidate.set(id, g);
+  }
+  const kept: Candidate[] = [];
+  const dropped: Candidate[] = [];
+  for (const c of candidates) {
+    const g = byCandidate.get(c.id);
+    if (g === undefined) kept.push(c);
+    else dropped.push(withEntry(c, dropEntry(c, g)));
+  }
+  return { kept, dropped, groups };
+}
+
+/** The ids of candidates in coordinated groups: what counts as one source, and as no independent support. */
+export function coordinatedIds(groups: readonly ValueGroup[]): ReadonlySet<string> {
+  return new Set(groups.filter((g) => g.coordinated).flatMap((g) => g.candidateIds));
+}
+
+function dropEntry(c: Candidate, g: ValueGroup): Candidate['trace'][number] {
+  return {
+    stage: VERIFY_STAGE,
+    score: c.score,
+    kept: false,
+    reason:
+      `coordinated claim: ${new Set(g.docIds).size} documents state "${g.text}" and share nothing else — ` +
+      `with each other or any other passage (grounding ${g.grounding.toFixed(2)}); no independent passage states it`,
+    detail: { check: 'coordination', key: g.key, docs: new Set(g.docIds).size, grounding: g.grounding },
+  };
+}
+
+function readPassages(all: readonly Candidate[], input: CoordinationInput, claimCoverage: number): Passage[] {
+  const type = answerTypeOf(input.question);
+  const questionTerms = new Set(analyze(input.question).filter((t) => t.length >= MIN_TERM_CHARS));
+  const questionKeys = new Set(extractValues(input.question).map((v) => v.key));
+  return all.map((c) => {
+    const text = textOf(input.lookup, c.id);
+    const claims = claimSentences(text, questionTerms, claimCoverage);
+    const all = extractValues(text);
+    const keyOf = (v: (typeof all)[number]): string => (v.kind === 'entity' ? entityKey(v.raw) : v.key);
+    const asked = all.filter((v) => kindAnswers(v.kind, type) && !questionKeys.has(v.key));
+    const values = asked.filter((v) => claims.some((s) => s.start <= v.start && v.end <= s.end));
+    const valueTerms = new Set(values.flatMap((v) => analyze(v.raw)));
+    const specific = new Set(
+      analyze(text).filter((t) => t.length >= MIN_TERM_CHARS && !questionTerms.has(t) && !valueTerms.has(t)),
+    );
+    const keyed = values.map((v) => ({ kind: v.kind, key: keyOf(v), raw: v.raw }));
+    return { c, specific, values: keyed };
+  });
+}
+
+/** The sentences that restate the question: at least `coverage` of its content words. */
+function claimSentences(text: string, questionTerms: ReadonlySet<string>, coverage: number): Span[] {
+  if (questionTerms.size === 0) return [];
+  return splitSentences(text).filter((s) => {
+    const terms = new Set(analyze(text.slice(s.start, s.end)));
+    let n = 0;
+    for (const t of questionTerms) if (terms.has(t)) n++;
+    return n / questionTerms.size >= coverage;
+  });
+}
+
+/** Passages by the values they state; groups of fewer than `minGroup` documents are not judged. */
+function valueGroups(passages: readonly Passage[], minGroup: number): RawGroup[] {
+  const byKey = new Map<string, { kind: ValueKind; key: string; text: string; members: Passage[] }>();
+  for (const p of passages) {
+    const seen = new Set<string>();
+    for (const v of p.values) {
+      const k = `${v.kind}:${v.key}`;
+      if (seen.has(k)) continue;
+      seen.add(k);
+      let g = byKey.get(k);
+      if (!g) byKey.set(k, (g = { kind: v.kind, key: v.key, text: v.raw, members: [] }));
+      g.members.push(p);
+    }
+  }
+  return [...byKey.values()].filter((g) => new Set(g.members.map((m) => m.c.docId)).size >= minGroup);
+}
+
+/** The passage's best idf-weighted Jaccard of specific words with a passage of another document. */
+function grounding(m: Passage, passages: readonly Passage[], idf: ReadonlyMap<string, number>): number {
+  let best = 0;
+  for (const p of passages)
+    if (p.c.docId !== m.c.docId) best = Math.max(best, weightedJaccard(m.specific, p.specific, idf));
+  return best;
+}
+
+function judge(g: RawGroup, groundingOf: (m: Passage) => number, typical: number, o: CoordinationOptions): ValueGroup {
+  const grounding = mean(g.members.map(groundingOf));
+  return {
+    kind: g.kind,
+    key: g.key,
+    text: g.text,
+    candidateIds: g.members.map((m) => m.c.id),
+    docIds: g.members.map((m) => m.c.docId),
+    grounding,
+    typical,
+    coordinated: grounding < o.minGrounding && grounding < o.relativeGrounding * typical,
+  };
+}
+
+/** log(N / df) of each specific word over the passages (a word every passage has weighs 0). */
+function inverseFrequencies(passages: readonly Passage[]): ReadonlyMap<string, number> {
+  const df = new Map<string, number>();
+  for (const p of passages) for (const t of p.specific) df.set(t, (df.get(t) ?? 0) + 1);
+  const n = passages.length;
+  return new Map([...df].map(([t, f]) => [t, Math.log(n / f)]));
+}
+
+/** Jaccard with each word weighted by its idf: a rare shared name counts, a shared "study" hardly. */
+function weightedJaccard(a: ReadonlySet<string>, b: ReadonlySet<string>, idf: ReadonlyMap<string, number>): number {
+  if (a.size === 0 || b.size === 0) return 0;
+  let inter = 0;
+  let union = 0;
+  for (const t of a) {
+    const w = idf.get(t) ?? 0;
+    union += w;
+    if (b.has(t)) inter += w;
+  }
+  for (const t of b) if (!a.has(t)) union += idf.get(t) ?? 0;
+  return union === 0 ? 0 : inter / union;
+}
+
+function median(xs: readonly number[]): number {
+  if (xs.length === 0) return 0;
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
+}
+
+function mean(xs: readonly number[]): number {
+  return xs.length === 0 ? 0 : xs.reduce((s, x) => s + x, 0) / xs.length;
+}
