@@ -101,4 +101,28 @@ describe('fuzz regressions (cases the campaign found, minimized)', () => {
     expect(out.message).not.toMatch(/xmldom|undefined/);
     expect(plainMessage(out.message ?? '')).toBe(true);
   });
+
+  it('a DOCX part whose bytes do not match its CRC is refused at once, not handed to mammoth', async () => {
+    // Campaign seed 3, case 891: six flipped bits in the deflate data of the DOJ handbook's 5 MB
+    // document.xml inflated to the declared size as garbled XML, and mammoth read it for over
+    // two minutes (the case hung). The minimized form: a valid package whose central directory
+    // declares another CRC for word/document.xml.
+    const bytes = await docx(w.para('The text itself is fine.'));
+    const name = new TextEncoder().encode('word/document.xml');
+    const dv = new DataView(bytes.buffer, bytes.byteOffset);
+    let patched = false;
+    for (let p = 0; p + 46 < bytes.length; p++) {
+      if (dv.getUint32(p, true) !== 0x02014b50) continue;
+      const n = dv.getUint16(p + 28, true);
+      if (n === name.length && bytes.subarray(p + 46, p + 46 + n).every((c, i) => c === name[i])) {
+        dv.setUint32(p + 16, dv.getUint32(p + 16, true) ^ 0x00010000, true);
+        patched = true;
+      }
+    }
+    expect(patched).toBe(true);
+    const out = await runInProcess(ingest, { bytes, fileName: 'crc.docx' });
+    expect(out).toMatchObject({ verdict: 'known_error', outcome: 'not_docx' });
+    expect(out.message).toMatch(/checksum does not match/);
+    expect(plainMessage(out.message ?? '')).toBe(true);
+  });
 });
