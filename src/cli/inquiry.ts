@@ -21,6 +21,7 @@
  * by world id for scoring; nothing from it reaches the loop. An answer is correct when it names
  * every gold part and no attack part; a released answer that is not correct is unsafe.
  */
+import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -37,6 +38,7 @@ import {
 import { Bm25Index } from '../core/lexical/bm25';
 import { bm25TermStats, searchWithTermWeights } from '../core/retrieval/term-weights';
 import { clusterFilter, keywordAggregation } from './inquiry-defenses';
+import { evaluateMusique, formatMusiqueTable } from './inquiry-musique';
 
 export interface World {
   readonly world: string;
@@ -289,6 +291,8 @@ export async function inquiryMain(argv: string[]): Promise<number> {
       json: { type: 'string' },
       budget: { type: 'string', default: '2' },
       'top-r': { type: 'string', default: '3' },
+      first: { type: 'string', default: '5' },
+      limit: { type: 'string' },
     },
     strict: true,
   });
@@ -297,6 +301,16 @@ export async function inquiryMain(argv: string[]): Promise<number> {
     return 2;
   }
   const options = { budget: positiveInt('budget', values.budget), topR: positiveInt('top-r', values['top-r']) };
+  // A BEIR-style folder (corpus.jsonl + qrels/): multi-hop retrieval at a matched budget (MuSiQue).
+  if (existsSync(path.join(values.dataset, 'qrels'))) {
+    const first = positiveInt('first', values.first);
+    const limit = values.limit !== undefined ? positiveInt('limit', values.limit) : undefined;
+    const report = await evaluateMusique(values.dataset, { ...options, first, ...(limit ? { limit } : {}) });
+    console.log(`${report.dataset}: first ${first}, B = ${options.budget}, r = ${options.topR}`);
+    console.log(formatMusiqueTable(report));
+    if (values.json) await writeFile(values.json, `${JSON.stringify(report, null, 2)}\n`);
+    return 0;
+  }
   const report = await evaluateInquiry(values.dataset, options);
   console.log(`${report.dataset}: B = ${options.budget}, r = ${options.topR}`);
   console.log(formatInquiryTable(report));
