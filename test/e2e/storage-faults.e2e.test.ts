@@ -8,13 +8,14 @@
  * queue has drained the trial's files are all stored or — killed before the batch was queued —
  * none; the last file's words are searchable. Then a write failure injected in the worker's
  * IndexedDB mid-batch (a transaction abort, a quota error) gives a plain error and leaves the
- * library whole.
+ * library whole. And the page reloaded during an export (a read: nothing changes) and at seeded
+ * points of a "replace" import: the library is the one before or exactly the file's, never a mix.
  */
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from './browser';
-import { openApp, readStored, type Stored } from './storage-helpers';
+import { identity, openApp, readStored, type Stored } from './storage-helpers';
 
 const ctx = inject('e2e');
 if (ctx.skip) console.warn(`[e2e] ${ctx.skip}`);
@@ -90,6 +91,70 @@ describe.skipIf(ctx.skip !== null)('faults during a batch (Chromium)', () => {
 
   afterAll(async () => {
     await browser?.close();
+  });
+
+  it('the page reloaded during an export and during an import: the library is the one before or the whole file, never a mix', async () => {
+    const context = await browser.newContext({ viewport: { width: 1100, height: 1400 }, acceptDownloads: true });
+    const page = await context.newPage();
+    await openApp(page, ctx.baseUrl);
+    const backup = page.getByTestId('backup');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      backup.getByRole('button', { name: 'Export library' }).click(),
+    ]);
+    const file = await readFile((await download.path())!);
+    const ofFile = identity(await readStored(page));
+    // The library then gains a document the file does not have: "replace" would remove it.
+    await page.getByLabel('Add documents').setInputFiles(trialFile(80, 0));
+    await storedWhen(page, (s) => ofTrial(s, 80) === 1 && s.queue.length === 0, 120_000);
+    await page.locator('[data-testid="library"][data-state="ready"]').waitFor({ timeout: 120_000 });
+    const ofLibrary = identity(await readStored(page));
+    expect(ofLibrary).not.toEqual(ofFile);
+
+    // Reloaded right after the export started: a read, nothing changes.
+    await backup.getByRole('button', { name: 'Export library' }).click();
+    await page.reload();
+    await openApp(page, ctx.baseUrl);
+    expect(identity(await readStored(page))).toEqual(ofLibrary);
+
+    // Reloaded at seeded points of a "replace" import: before it (unchanged) or after it (exactly the file).
+    const rand = mulberry32(5);
+    const outcomes: string[] = [];
+    let current = ofLibrary;
+    for (let t = 0; t < 5; t++) {
+      const delay = Math.floor(rand() * 400);
+      await backup.getByLabel('Import a library file').setInputFiles({
+        name: 'backup.evlib',
+        mimeType: 'application/octet-stream',
+        buffer: file,
+      });
+      await backup.getByLabel(/^Replace the library/).check();
+      await backup.getByRole('button', { name: 'Replace the library' }).click();
+      await page.waitForTimeout(delay);
+      await page.reload();
+      await openApp(page, ctx.baseUrl);
+      const stored = await readStored(page);
+      expectWhole(stored, `import reloaded after ${delay} ms`);
+      const now = identity(stored);
+      const which =
+        JSON.stringify(now) === JSON.stringify(ofFile)
+          ? 'file'
+          : JSON.stringify(now) === JSON.stringify(current)
+            ? 'before'
+            : 'mixed';
+      outcomes.push(`${delay} ms: ${which}`);
+      expect(which, `import reloaded after ${delay} ms`).not.toBe('mixed');
+      current = now;
+      if (which === 'file') {
+        // Back to a library that differs from the file for the next trial.
+        await page.getByLabel('Add documents').setInputFiles(trialFile(81 + t, 0));
+        await storedWhen(page, (s) => ofTrial(s, 81 + t) === 1 && s.queue.length === 0, 120_000);
+        await page.locator('[data-testid="library"][data-state="ready"]').waitFor({ timeout: 120_000 });
+        current = identity(await readStored(page));
+      }
+    }
+    console.log(`[e2e] faults: reloads during a replace import: ${outcomes.join(', ')}`);
+    await context.close();
   });
 
   for (const fault of ['quota', 'abort'] as const) {
