@@ -84,6 +84,10 @@ export interface QuestionResult {
   readonly abstention: AskResult['abstention'];
   /** A cited source (one the answer's sentences cite) lies on a gold page. */
   readonly citedHit: boolean;
+  /** Premise-directed inquiry ran (its trigger held). */
+  readonly inquiryRan: boolean;
+  /** The packet, or a record a follow-up query brought back (held already or not), lies on a gold page. */
+  readonly inquiryHit: boolean;
 }
 
 export const BASELINE_DEPTHS = [5, 20, 100] as const;
@@ -268,6 +272,8 @@ async function askOne(
     ...new Set(result.sources.filter((s) => s.docId === q.doc).flatMap((s) => pagesOfChunk(s.docId, s.chunkId))),
   ].sort((a, b) => a - b);
   const pageHit = result.sources.some((s) => onGold(s.docId, s.chunkId));
+  const rounds = result.inquiry?.rounds ?? [];
+  const inquiryHit = pageHit || rounds.some((r) => r.hits.some((h) => onGold(h.docId, h.id)));
   // The baselines read the same retrieval ask ran: its candidates keep their fused rank.
   const ranked = result.candidates.filter((c) => c.retrievalRank !== null);
   const topHit: Record<string, boolean> = {};
@@ -293,6 +299,8 @@ async function askOne(
     topHit,
     released,
     withoutEvidence: released && !pageHit,
+    inquiryRan: result.inquiry?.triggered === true,
+    inquiryHit,
     figurePrinted,
     figureStated: released && figurePrinted && figures.some((f) => statesFigure(short ?? answer, f)),
     answerProblem: released ? releasedAnswerProblem(short ?? answer) : null,
@@ -436,6 +444,14 @@ export function docQaJson(report: DocQaReport): object {
 
 const pct = (x: number): string => `${(x * 100).toFixed(0)}%`;
 
+/** Page hit with and without the follow-up queries, on the questions inquiry ran for. */
+function inquiryLine(questions: readonly QuestionResult[]): string {
+  const ran = questions.filter((r) => r.inquiryRan);
+  if (ran.length === 0) return 'inquiry ran on no question';
+  const hit = (f: (r: QuestionResult) => boolean): string => pct(ran.filter(f).length / ran.length);
+  return `inquiry ran on ${ran.length} of ${questions.length} questions; their page hit: packet ${hit((r) => r.pageHit)}, with what follow-up queries brought back ${hit((r) => r.inquiryHit)}`;
+}
+
 export function formatDocQa(report: DocQaReport): string {
   const groups: [string, QuestionResult[]][] = [
     ['all', [...report.questions]],
@@ -485,6 +501,7 @@ export function formatDocQa(report: DocQaReport): string {
     `${report.dataset}: ${report.questions.length} questions, ${docs.length} documents, library ${report.setting}${report.lexicalOnly ? ', keywords only' : ''}`,
     line(head),
     ...rows.map(line),
+    inquiryLine(report.questions),
     `tokens packed ${m.tokens!.toFixed(0)} on average; ask p50 ${m.ask_ms_p50!.toFixed(0)} ms, p95 ${m.ask_ms_p95!.toFixed(0)} ms; released answers that are no answer (heading, label, too short): ${m.answer_problems}`,
     ...(biggest
       ? [
