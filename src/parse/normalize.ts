@@ -51,8 +51,8 @@ function csiEnd(s: string, i: number): number {
 }
 
 /** Any character `normalizeText` removes, replaces or counts (controls, C1, CR, tags' high surrogate, invisibles). */
-// eslint-disable-next-line no-control-regex
 const NEEDS_WORK =
+  // eslint-disable-next-line no-control-regex
   /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\udb40\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
 
 /** `s` normalized as described above; counts what it removed or saw into `stats`. */

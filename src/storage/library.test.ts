@@ -443,9 +443,7 @@ describe('Library', () => {
       lib.putDocument({ document: a, chunks: chunksOf('a', 3), vectors: vectors(a, 3) }),
     ).rejects.toMatchObject({
       code: 'internal',
-      message: expect.stringMatching(
-        /^The browser cancelled the write, so nothing was saved for "Doc a"\. Try again/,
-      ),
+      message: expect.stringMatching(/^The browser cancelled the write, so nothing was saved for "Doc a"\. Try again/),
     });
     restores.pop()!();
     const after = await lib.loadAll();
