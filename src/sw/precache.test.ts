@@ -14,9 +14,10 @@ import {
   staleCaches,
   staleRuntimeEntries,
   withFileHash,
-  withIsolationHeaders,
+  withAppHeaders,
   type Route,
 } from './precache';
+import { CSP_DIRECTIVES, serializeCsp } from '../security/csp';
 
 describe('isPrecached', () => {
   it('keeps what the Embedded profile needs: shell, bundles, the embedded model, TF.js WASM, pdf.js assets', () => {
@@ -218,9 +219,9 @@ describe('caches', () => {
   });
 });
 
-describe('withIsolationHeaders', () => {
+describe('withAppHeaders', () => {
   it('adds COOP and COEP when missing, keeping status, other headers and the body', async () => {
-    const res = withIsolationHeaders(
+    const res = withAppHeaders(
       new Response('hello', { status: 200, statusText: 'OK', headers: { 'Content-Type': 'text/html' } }),
     );
     expect(res.headers.get('Cross-Origin-Opener-Policy')).toBe('same-origin');
@@ -230,11 +231,25 @@ describe('withIsolationHeaders', () => {
     expect(await res.text()).toBe('hello');
   });
 
-  it('returns a response that already has both headers unchanged, and keeps the host values', () => {
-    const original = new Response('x', {
-      headers: { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'credentialless' },
-    });
-    expect(withIsolationHeaders(original)).toBe(original);
+  it('adds the Content Security Policy of src/security/csp.ts where the host sent none', () => {
+    const res = withAppHeaders(new Response('<!doctype html>', { headers: { 'Content-Type': 'text/html' } }));
+    expect(res.headers.get('Content-Security-Policy')).toBe(serializeCsp(CSP_DIRECTIVES));
+    expect(res.headers.get('Content-Security-Policy')).toMatch(/frame-ancestors 'none'/);
+  });
+
+  it('returns a response that already has every header unchanged, and keeps the host values', () => {
+    const hosted = {
+      'Cross-Origin-Opener-Policy': 'same-origin',
+      'Cross-Origin-Embedder-Policy': 'credentialless',
+      'Content-Security-Policy': "default-src 'self'",
+    };
+    const original = new Response('x', { headers: hosted });
+    expect(withAppHeaders(original)).toBe(original);
+    const partial = withAppHeaders(
+      new Response('x', { headers: { 'Cross-Origin-Embedder-Policy': 'credentialless' } }),
+    );
+    expect(partial.headers.get('Cross-Origin-Embedder-Policy')).toBe('credentialless');
+    expect(partial.headers.get('Content-Security-Policy')).toBe(serializeCsp(CSP_DIRECTIVES));
   });
 });
 

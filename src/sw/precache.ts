@@ -25,8 +25,10 @@
  *   (stored when it answers 200); anything else is left to the network.
  * - Responses it serves carry COOP/COEP, so the page stays cross-origin isolated (threaded WASM)
  *   when it is served from the cache, and becomes so after the first visit even on a host that
- *   does not send the headers.
+ *   does not send the headers; and the Content Security Policy, so the same holds for the policy.
  */
+
+import { CSP_DIRECTIVES, serializeCsp } from '../security/csp';
 
 /** What the build writes into the service worker. */
 export interface PrecacheManifest {
@@ -213,15 +215,28 @@ export const ISOLATION_HEADERS: Readonly<Record<string, string>> = Object.freeze
 });
 
 /**
- * `response` with COOP/COEP set when they are missing (a new Response over the same body);
- * the response itself when both are there or when it cannot be rebuilt (opaque, error).
+ * What the service worker adds to a response it serves when the host did not send it: the
+ * isolation headers and the Content Security Policy (src/security/csp.ts). On a host that cannot
+ * set headers (GitHub Pages, a bucket) the page then runs isolated and under the header policy from
+ * the second visit on — with `frame-ancestors`, and for its workers too, which the `<meta>` policy
+ * of index.html cannot reach.
  */
-export function withIsolationHeaders(response: Response): Response {
+export const SERVED_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  ...ISOLATION_HEADERS,
+  'Content-Security-Policy': serializeCsp(CSP_DIRECTIVES),
+});
+
+/**
+ * `response` with each of `SERVED_HEADERS` set that it lacks (a new Response over the same body);
+ * the response itself when it has them all or cannot be rebuilt (opaque, error). A header the host
+ * sent is kept as it is.
+ */
+export function withAppHeaders(response: Response): Response {
   if (response.type === 'opaque' || response.type === 'opaqueredirect' || response.type === 'error') return response;
-  const missing = Object.keys(ISOLATION_HEADERS).filter((h) => !response.headers.has(h));
+  const missing = Object.keys(SERVED_HEADERS).filter((h) => !response.headers.has(h));
   if (missing.length === 0) return response;
   const headers = new Headers(response.headers);
-  for (const h of missing) headers.set(h, ISOLATION_HEADERS[h] as string);
+  for (const h of missing) headers.set(h, SERVED_HEADERS[h] as string);
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 

@@ -31,7 +31,7 @@ import {
   staleCaches,
   staleRuntimeEntries,
   withFileHash,
-  withIsolationHeaders,
+  withAppHeaders,
   type PrecacheManifest,
 } from './precache';
 
@@ -123,10 +123,10 @@ async function cacheOnnxRuntime(): Promise<void> {
 /** Network first (a new build's page when online); the cached shell when the network fails. */
 async function navigate(request: Request): Promise<Response> {
   try {
-    return withIsolationHeaders(await fetch(request));
+    return withAppHeaders(await fetch(request));
   } catch (err) {
     const shell = await caches.match(urlOf(SHELL), { cacheName: CACHE });
-    if (shell) return withIsolationHeaders(shell);
+    if (shell) return withAppHeaders(shell);
     throw err;
   }
 }
@@ -134,7 +134,7 @@ async function navigate(request: Request): Promise<Response> {
 /** Cache first; the network when the entry is missing (the cache was cleared under the worker). */
 async function fromCache(request: Request, path: string): Promise<Response> {
   const hit = await caches.match(urlOf(path), { cacheName: CACHE });
-  return withIsolationHeaders(hit ?? (await fetch(request)));
+  return withAppHeaders(hit ?? (await fetch(request)));
 }
 
 /**
@@ -147,17 +147,17 @@ async function fromRuntimeCache(event: FetchEvent, path: string, hash: string): 
   const cache = await caches.open(MODEL_CACHE);
   const url = urlOf(path);
   const hit = await cache.match(url);
-  if (hit && isCurrentEntry(path, hit.headers.get(FILE_HASH_HEADER), hash)) return withIsolationHeaders(hit);
+  if (hit && isCurrentEntry(path, hit.headers.get(FILE_HASH_HEADER), hash)) return withAppHeaders(hit);
   let response: Response;
   try {
     response = await fetch(event.request);
   } catch (err) {
-    if (hit) return withIsolationHeaders(hit);
+    if (hit) return withAppHeaders(hit);
     throw err;
   }
-  if (!isStorable(response)) return withIsolationHeaders(response);
+  if (!isStorable(response)) return withAppHeaders(response);
   const stamped = withFileHash(response, hash);
   // A failed put (quota) only means the next load fetches it again.
   event.waitUntil(cache.put(url, stamped.clone()).catch(() => {}));
-  return withIsolationHeaders(stamped);
+  return withAppHeaders(stamped);
 }

@@ -18,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { LOCAL_SCHEMES } from './browser';
 import { FIELD_EQUIPMENT_POLICY } from '../fixtures/field-equipment';
 import { appReady, openBuiltApp, serviceWorkerControls, type AppInBrowser } from './built-app';
+import { CSP_DIRECTIVES, serializeCsp } from '../../src/security/csp';
 
 const ctx = inject('e2e');
 if (ctx.skip) console.warn(`[e2e] ${ctx.skip}`);
@@ -178,9 +179,13 @@ describe.skipIf(ctx.skip !== null)('offline after a first visit, under a base pa
       expect(Number(await dense.getAttribute('data-value'))).toBeGreaterThan(0);
 
       await p.getByTestId('offline-ready').waitFor({ timeout: 120_000 });
-      await p.reload();
+      // The host sends no policy either: the page's is the <meta> one, which cannot say frame-ancestors.
+      const reloaded = await p.reload();
       await p.locator('[data-testid="model-status"][data-state="ready"]').waitFor({ timeout: 180_000 });
       expect(await p.evaluate(() => self.crossOriginIsolated)).toBe(true);
+      // Served by the service worker, the page carries the header policy (src/sw/precache.ts SERVED_HEADERS).
+      expect(reloaded?.fromServiceWorker()).toBe(true);
+      expect(reloaded?.headers()['content-security-policy']).toBe(serializeCsp(CSP_DIRECTIVES));
       expect(await model.getAttribute('data-isolated')).toBe('yes');
       console.log(
         `[e2e offline] no headers from the host: threads 1 on the first visit, ${await model.getAttribute('data-threads')} once served by the service worker`,
