@@ -26,6 +26,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { docx, onboardingDocx, pdf, SAFETY_REPORT_PDF, w } from '../../test/fixtures/documents';
 import { ERROR_CODES, EvidentError } from '../core/errors';
+import { mulberry32 } from '../core/util/prng';
 import { sharedPath } from '../node/shared-data';
 import { parseCli, runIfMain } from './common';
 
@@ -126,18 +127,6 @@ export function sharedSeeds(): { seeds: Seed[]; missing?: string } {
     .sort()
     .map((f) => ({ name: f, bytes: new Uint8Array(readFileSync(path.join(dir, f))), kind: kindOf(f) }));
   return { seeds };
-}
-
-/** mulberry32: a small seeded generator; the same state gives the same cases on every machine. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 type Rand = () => number;
@@ -309,7 +298,7 @@ const GENERIC = ['flip', 'flip', 'truncate', 'splice'] as const;
  * mutation; one in 60 is a deeply nested document, one in 100 a 1-byte file, one in 500 a 50 MB file.
  */
 export async function makeCase(seeds: readonly Seed[], seed: number, index: number): Promise<FuzzCase> {
-  const r = rng((Math.imul(seed, 0x9e3779b1) ^ Math.imul(index + 1, 0x85ebca6b)) >>> 0);
+  const r = mulberry32((Math.imul(seed, 0x9e3779b1) ^ Math.imul(index + 1, 0x85ebca6b)) >>> 0);
   const base = seeds[index % seeds.length] as Seed;
   const one = (mutation: string, bytes: Uint8Array, fileName = base.name): FuzzCase => ({
     index,

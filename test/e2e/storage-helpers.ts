@@ -23,6 +23,8 @@ export interface Stored {
   /** Vector segments whose document record is missing (must never happen). */
   readonly orphanVectors: number;
   readonly queue: string[];
+  /** The `demoInstalled` setting (the demo library was added once; kept when the user empties the library). */
+  readonly demoInstalled: unknown;
 }
 
 /** Reads the app's IndexedDB from the page: every document with the chunks and vector rows it has. */
@@ -35,7 +37,7 @@ export function readStored(page: Page): Promise<Stored> {
     });
     if (!db.objectStoreNames.contains('documents')) {
       db.close();
-      return { docs: [], orphans: 0, orphanVectors: 0, queue: [] };
+      return { docs: [], orphans: 0, orphanVectors: 0, queue: [], demoInstalled: undefined };
     }
     const tx = db.transaction(['documents', 'chunkSets', 'vectorSets', 'ingestQueue', 'settings'], 'readonly');
     const all = <T>(store: string): Promise<T[]> =>
@@ -44,16 +46,21 @@ export function readStored(page: Page): Promise<Stored> {
         r.onsuccess = () => res(r.result as T[]);
         r.onerror = () => rej(r.error);
       });
-    const models = await new Promise<unknown>((res) => {
-      const r = tx.objectStore('settings').get('vectorModels');
-      r.onsuccess = () => res(r.result);
-    });
+    const setting = (key: string): Promise<unknown> =>
+      new Promise((res) => {
+        const r = tx.objectStore('settings').get(key);
+        r.onsuccess = () => res(r.result);
+      });
     type D = { id: string; chunkCount: number; vectorState: string; addedAt: number };
-    const [documents, sets, vectors, queue] = await Promise.all([
+    const [documents, sets, vectors, queue, demoInstalled, models] = await Promise.all([
       all<D>('documents'),
+      // A document's chunks are one record (schema v4).
       all<{ docId: string; chunks: { docId: string }[] }>('chunkSets'),
+      // One segment per (model, document) (schema v5).
       all<{ docId: string; embedderId: string; chunkIds: string[] }>('vectorSets'),
       all<{ docId: string }>('ingestQueue'),
+      setting('demoInstalled'),
+      setting('vectorModels'),
     ]);
     const active = (models as string[] | undefined)?.[0];
     db.close();
@@ -71,6 +78,7 @@ export function readStored(page: Page): Promise<Stored> {
       orphans: chunks.filter((c) => !ids.has(c.docId)).length,
       orphanVectors: vectors.filter((v) => !ids.has(v.docId)).length,
       queue: queue.map((q) => q.docId),
+      demoInstalled,
     };
   });
 }

@@ -16,78 +16,10 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { onboardingDocx, SAFETY_REPORT_PDF } from '../fixtures/documents';
 import { launchChromium } from './browser';
+import { readStored, type Stored } from './storage-helpers';
 
 const ctx = inject('e2e');
 if (ctx.skip) console.warn(`[e2e] ${ctx.skip}`);
-
-interface StoredDoc {
-  readonly id: string;
-  readonly chunkCount: number;
-  /** Chunks stored under the document's id. */
-  readonly chunks: number;
-  /** Vector rows of the active model (the first of the `vectorModels` setting, schema v5). */
-  readonly vectorRows: number;
-  readonly vectorState: string;
-  readonly addedAt: number;
-}
-interface Stored {
-  readonly docs: StoredDoc[];
-  /** Chunks whose document record is missing (must never happen). */
-  readonly orphans: number;
-  readonly queue: string[];
-  readonly demoInstalled: unknown;
-}
-
-/** Reads the app's IndexedDB from the page: every document with the chunks and vector rows it has. */
-function readStored(page: Page): Promise<Stored> {
-  return page.evaluate(async () => {
-    const db = await new Promise<IDBDatabase>((res, rej) => {
-      const r = indexedDB.open('evident');
-      r.onsuccess = () => res(r.result);
-      r.onerror = () => rej(r.error);
-    });
-    const tx = db.transaction(['documents', 'chunkSets', 'vectorSets', 'ingestQueue', 'settings'], 'readonly');
-    const all = <T>(store: string): Promise<T[]> =>
-      new Promise((res, rej) => {
-        const r = tx.objectStore(store).getAll();
-        r.onsuccess = () => res(r.result as T[]);
-        r.onerror = () => rej(r.error);
-      });
-    const setting = (key: string) =>
-      new Promise<unknown>((res) => {
-        const r = tx.objectStore('settings').get(key);
-        r.onsuccess = () => res(r.result);
-      });
-    type D = { id: string; chunkCount: number; vectorState: string; addedAt: number };
-    const [documents, sets, vectors, queue, demoInstalled, models] = await Promise.all([
-      all<D>('documents'),
-      // A document's chunks are one record (schema v4).
-      all<{ docId: string; chunks: { docId: string }[] }>('chunkSets'),
-      // One segment per (model, document) (schema v5).
-      all<{ docId: string; embedderId: string; chunkIds: string[] }>('vectorSets'),
-      all<{ docId: string }>('ingestQueue'),
-      setting('demoInstalled'),
-      setting('vectorModels'),
-    ]);
-    const active = (models as string[] | undefined)?.[0];
-    db.close();
-    const chunks = sets.flatMap((set) => set.chunks);
-    const ids = new Set(documents.map((d) => d.id));
-    return {
-      docs: documents.map((d) => ({
-        id: d.id,
-        chunkCount: d.chunkCount,
-        chunks: chunks.filter((c) => c.docId === d.id).length,
-        vectorRows: vectors.find((v) => v.docId === d.id && v.embedderId === active)?.chunkIds.length ?? 0,
-        vectorState: d.vectorState,
-        addedAt: d.addedAt,
-      })),
-      orphans: chunks.filter((c) => !ids.has(c.docId)).length,
-      queue: queue.map((q) => q.docId),
-      demoInstalled,
-    };
-  });
-}
 
 /** Every stored document is whole: all its chunks, no chunk without its document, vector rows within bounds. */
 function expectWhole(stored: Stored): void {
