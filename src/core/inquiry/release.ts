@@ -17,7 +17,7 @@ import { checkInt } from '../select/common';
 import type { Candidate, Chunk, DocumentMeta } from '../types';
 import { fnv1a64 } from '../util/hash';
 import type { EvidenceLookup } from '../select/common';
-import { coordinatedIds, detectCoordination } from '../verify/coordination';
+import { coordinatedIds, detectCoordination, type ValueGroup } from '../verify/coordination';
 import { detectLineage } from '../verify/lineage';
 import {
   bindingKindsIn,
@@ -74,6 +74,28 @@ function asCandidates(
   return { candidates, lookup: { chunks, documents, ...(vectorOf ? { vectorOf } : {}) } };
 }
 
+/** Value groups of the records (verify/coordination.ts, shared with the verify stage). */
+function coordinationOf(question: string, records: readonly InquiryRecord[]): readonly ValueGroup[] {
+  const { candidates, lookup } = asCandidates(records);
+  return detectCoordination(candidates, { question, lookup }).groups;
+}
+
+/** Lineage clusters, with the records of each coordinated group in `groups` made one source. */
+function sourcesWith(
+  records: readonly InquiryRecord[],
+  vectorOf: ((id: string) => Float32Array | undefined) | undefined,
+  groups: readonly ValueGroup[],
+): ReadonlyMap<string, string> {
+  const { candidates, lookup } = asCandidates(records, vectorOf);
+  const lineage = detectLineage(candidates, { lookup }, { dropReplicas: false });
+  const out = new Map(lineage.clusterOf);
+  for (const g of groups) {
+    if (!g.coordinated) continue;
+    for (const id of g.candidateIds) out.set(id, `coordinated:${g.kind}:${g.key}`);
+  }
+  return out;
+}
+
 /**
  * Source id of every record: its lineage cluster (the verify stage's; a singleton is its own), and
  * one source for all the records of a coordinated claim (verify/coordination.ts) when the question
@@ -84,21 +106,7 @@ export function sourcesOf(
   vectorOf?: (id: string) => Float32Array | undefined,
   question?: string,
 ): ReadonlyMap<string, string> {
-  const { candidates, lookup } = asCandidates(records, vectorOf);
-  const lineage = detectLineage(candidates, { lookup }, { dropReplicas: false });
-  if (question === undefined) return lineage.clusterOf;
-  const out = new Map(lineage.clusterOf);
-  for (const g of detectCoordination(candidates, { question, lookup }).groups) {
-    if (!g.coordinated) continue;
-    for (const id of g.candidateIds) out.set(id, `coordinated:${g.kind}:${g.key}`);
-  }
-  return out;
-}
-
-/** Records in a coordinated claim (verify/coordination.ts, shared with the verify stage). */
-export function coordinatedRecords(question: string, records: readonly InquiryRecord[]): ReadonlySet<string> {
-  const { candidates, lookup } = asCandidates(records);
-  return coordinatedIds(detectCoordination(candidates, { question, lookup }).groups);
+  return sourcesWith(records, vectorOf, question === undefined ? [] : coordinationOf(question, records));
 }
 
 interface Chain {
@@ -196,7 +204,8 @@ export function releaseGuard(input: ReleaseInput, options: Partial<ReleaseOption
     );
   }
   // Records written to order (several documents agreeing on one value and on nothing else) bind nothing.
-  const suspect = coordinatedRecords(question, evidence);
+  const groups = coordinationOf(question, evidence);
+  const suspect = coordinatedIds(groups);
   const trusted = heads.filter((h) => !suspect.has(h.id));
   if (trusted.length === 0) {
     return notReleased(
@@ -216,7 +225,7 @@ export function releaseGuard(input: ReleaseInput, options: Partial<ReleaseOption
     );
   }
   // Group the complete chains by what they assert; each group counts its lineage clusters once.
-  const source = sourcesOf(evidence, input.vectorOf, question);
+  const source = sourcesWith(evidence, input.vectorOf, groups);
   const byValue = new Map<string, { chain: Chain; answer: string; sources: Set<string> }>();
   for (const c of complete) {
     const answer = chainAnswer(c.records, entity);

@@ -65,8 +65,6 @@ export interface ValueGroup {
   readonly docIds: readonly string[];
   /** Mean over members of their grounding (see file comment). */
   readonly grounding: number;
-  /** The median grounding of all passages seen. */
-  readonly typical: number;
   readonly coordinated: boolean;
 }
 
@@ -117,8 +115,11 @@ export function detectCoordination(
     if (v === undefined) memo.set(m, (v = grounding(m, passages, idf)));
     return v;
   };
-  const typical = median(passages.map(groundingOf));
-  const groups = valueGroups(passages, o.minGroup).map((g) => judge(g, groundingOf, typical, o));
+  // The library's median grounding needs every passage's; it is computed only when a group passes
+  // the absolute bound (most questions have none), once.
+  let typical: number | undefined;
+  const typicalGrounding = (): number => (typical ??= median(passages.map(groundingOf)));
+  const groups = valueGroups(passages, o.minGroup).map((g) => judge(g, groundingOf, typicalGrounding, o));
   // A passage in a grounded group too (a true report that also names a topical entity the
   // written-to-order passages name) is not dropped for its coordinated group.
   const grounded = new Set(groups.filter((g) => !g.coordinated).flatMap((g) => g.candidateIds));
@@ -210,7 +211,12 @@ function grounding(m: Passage, passages: readonly Passage[], idf: ReadonlyMap<st
   return best;
 }
 
-function judge(g: RawGroup, groundingOf: (m: Passage) => number, typical: number, o: CoordinationOptions): ValueGroup {
+function judge(
+  g: RawGroup,
+  groundingOf: (m: Passage) => number,
+  typical: () => number,
+  o: CoordinationOptions,
+): ValueGroup {
   const grounding = mean(g.members.map(groundingOf));
   return {
     kind: g.kind,
@@ -219,8 +225,7 @@ function judge(g: RawGroup, groundingOf: (m: Passage) => number, typical: number
     candidateIds: g.members.map((m) => m.c.id),
     docIds: g.members.map((m) => m.c.docId),
     grounding,
-    typical,
-    coordinated: grounding < o.minGrounding && grounding < o.relativeGrounding * typical,
+    coordinated: grounding < o.minGrounding && grounding < o.relativeGrounding * typical(),
   };
 }
 
