@@ -208,6 +208,8 @@ describe.skipIf(ctx.skip !== null)('page view of PDF citations in Chromium', () 
     const expected = await citedPassageText();
     await page.keyboard.press('PageDown');
     await expect.poll(() => view().getAttribute('data-page'), { timeout: 10_000 }).toBe('2');
+    // Page 1's marks stay in the layer until page 2 is drawn: wait for the drawn page, not for any mark.
+    await expect.poll(() => view().getAttribute('data-rendered'), { timeout: 30_000 }).toBe('2');
     await view().locator('mark.pdf-hit').first().waitFor({ timeout: 30_000 });
     const second = await marked();
     console.log(`[e2e] page view across pages: ${JSON.stringify(first)} | ${JSON.stringify(second)}`);

@@ -173,7 +173,14 @@ export function PdfPageView({ original, span, citationId, onShowPassage }: Props
   const onCitedPage = citedPages.includes(page);
   const otherCited = citedPages.filter((p) => p !== page);
   return (
-    <div className="pdf-view" ref={rootRef} data-testid="pdf-page-view" data-page={page} data-zoom={zoom}>
+    <div
+      className="pdf-view"
+      ref={rootRef}
+      data-testid="pdf-page-view"
+      data-page={page}
+      data-rendered={rendered?.page ?? 0}
+      data-zoom={zoom}
+    >
       <div className="pdf-toolbar" role="toolbar" aria-label="Page">
         <button type="button" className="secondary small" onClick={() => go(page - 1)} disabled={page <= 1}>
           ‹ Previous
