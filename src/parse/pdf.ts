@@ -1,4 +1,4 @@
-// The worker module's ambient type must reach every tsconfig that compiles this file (worker, node).
+// The ambient types of pdfjs-files.ts's `?url` imports must reach every tsconfig that compiles this file (worker, node).
 // eslint-disable-next-line @typescript-eslint/triple-slash-reference
 /// <reference path="./pdfjs-worker.d.ts" />
 /**
@@ -8,7 +8,8 @@
  * `globalThis.pdfjsWorker`, and pdf.js then uses that in-thread "fake worker" instead of
  * spawning one. In the browser we are already inside Evident's Web Worker, so nothing blocks
  * the UI; in Node this is what pdf.js does anyway. Node gets the legacy build (the modern one
- * needs newer JavaScript than Node 20 has), the worker the modern build.
+ * needs newer JavaScript than Node 20 has), the worker the modern build's minified files, the
+ * same two the page view loads (`pdfjs-files.ts`).
  *
  * Safety and fidelity settings, always: `isEvalSupported: false` (no `new Function` for
  * PostScript functions), no font-face or system-font loading (we never render), CMaps and
@@ -126,8 +127,14 @@ export function loadDefaultPdfjs(): Promise<PdfjsLike> {
       await import(/* @vite-ignore */ NODE_WORKER);
       return lib;
     }
-    const [lib] = await Promise.all([import('pdfjs-dist'), import('pdfjs-dist/build/pdf.worker.mjs')]);
-    return lib as unknown as PdfjsLike;
+    // The page view's two files (one copy of pdf.js in the build); importing the worker module sets
+    // `globalThis.pdfjsWorker`. Same-origin module imports: `script-src 'self'` allows them.
+    const { PDFJS_LIB_URL, PDFJS_WORKER_URL } = await import('./pdfjs-files');
+    const [lib] = await Promise.all([
+      import(/* @vite-ignore */ PDFJS_LIB_URL) as Promise<PdfjsLike>,
+      import(/* @vite-ignore */ PDFJS_WORKER_URL),
+    ]);
+    return lib;
   })();
   pdfjsPromise.catch(() => {
     pdfjsPromise = null;

@@ -1,4 +1,12 @@
-/** pdf.js's worker module ships without types; importing it sets `globalThis.pdfjsWorker`. */
-declare module 'pdfjs-dist/build/pdf.worker.mjs' {
-  export const WorkerMessageHandler: unknown;
+/**
+ * The `?url` imports of `pdfjs-files.ts`, for the tsconfigs without `vite/client` (Node's, which
+ * reaches that file through `pdf.ts`): Vite turns each into the URL of the copied file.
+ */
+declare module 'pdfjs-dist/build/pdf.min.mjs?url' {
+  const url: string;
+  export default url;
+}
+declare module 'pdfjs-dist/build/pdf.worker.min.mjs?url' {
+  const url: string;
+  export default url;
 }

@@ -1,14 +1,16 @@
 /**
- * pdf.js for the page view, loaded on first use (a lazy chunk: the first load of the app is
- * unchanged). Everything comes from the app's own origin: the library chunk, its worker file
- * (`?url`: Vite copies the already-minified worker into `assets/` under a hashed name, and the
- * service worker precaches `assets/` like every built file, so the view works offline), and the
- * CMaps and standard fonts in `vendor/pdfjs/` that the parser's worker uses too.
+ * pdf.js for the page view, loaded on first use (nothing of it in the app's first load).
+ * Everything comes from the app's own origin: the library and its worker are pdf.js's own
+ * minified modules, copied by Vite into `assets/` under hashed names — the same two files the
+ * engine's worker parses with (`src/parse/pdfjs-files.ts`), so the build holds one copy of
+ * pdf.js — and the service worker precaches `assets/` like every built file, so the view works
+ * offline; the CMaps and standard fonts are the parser's too, in `vendor/pdfjs/`.
  *
  * Rendering runs in pdf.js's own worker, not in Evident's: the engine's worker keeps answering
  * questions while a page is drawn, and the page needs a canvas the DOM owns.
  */
 import type * as Pdfjs from 'pdfjs-dist';
+import { PDFJS_LIB_URL, PDFJS_WORKER_URL } from '../parse/pdfjs-files';
 
 export type PdfjsLib = typeof Pdfjs;
 export type PdfDocument = Pdfjs.PDFDocumentProxy;
@@ -18,8 +20,9 @@ let loading: Promise<PdfjsLib> | null = null;
 /** The pdf.js library with its worker configured (once per page). */
 export function loadPdfjs(): Promise<PdfjsLib> {
   loading ??= (async () => {
-    const [lib, worker] = await Promise.all([import('pdfjs-dist'), import('pdfjs-dist/build/pdf.worker.min.mjs?url')]);
-    lib.GlobalWorkerOptions.workerSrc = worker.default;
+    // A same-origin module (`script-src 'self'`); the Trusted Types policy lets pdf.js start its worker from it.
+    const lib = (await import(/* @vite-ignore */ PDFJS_LIB_URL)) as PdfjsLib;
+    lib.GlobalWorkerOptions.workerSrc = PDFJS_WORKER_URL;
     return lib;
   })();
   loading.catch(() => {
