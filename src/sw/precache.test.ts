@@ -1,18 +1,27 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
+  CACHE_OCR_MESSAGE,
   CACHE_RUNTIME_MESSAGE,
   FILE_HASH_HEADER,
   MODEL_CACHE,
   cacheName,
+  fileHash,
+  hashCheckable,
   isCurrentEntry,
   isPrecached,
   isRuntimeCached,
   isStorable,
   manifestLookup,
+  ocrFilesToCache,
   routeRequest,
   runtimeFilesToCache,
   staleCaches,
   staleRuntimeEntries,
+  tesseractCore,
   withFileHash,
   withAppHeaders,
   type Route,
@@ -277,5 +286,90 @@ describe('runtimeFilesToCache', () => {
     expect(runtimeFilesToCache(runtime, stored)).toEqual(['vendor/ort/ort-wasm-simd-threaded.asyncify.wasm']);
     stored.set('vendor/ort/ort-wasm-simd-threaded.asyncify.wasm', 'bbbbbbbbbbbbbbbb');
     expect(runtimeFilesToCache(runtime, stored)).toEqual([]);
+  });
+});
+
+describe('ocrFilesToCache', () => {
+  it('answers the message the page sends', async () => {
+    const page = await import('../ui/service-worker');
+    expect(page.CACHE_OCR_MESSAGE).toBe(CACHE_OCR_MESSAGE);
+    expect(CACHE_OCR_MESSAGE).not.toBe(CACHE_RUNTIME_MESSAGE);
+  });
+
+  it('names the core tesseract.js picks: relaxed SIMD, else SIMD, else the plain build', () => {
+    expect(tesseractCore({ simd: true, relaxedSimd: true })).toBe(
+      'vendor/tesseract/tesseract-core-relaxedsimd-lstm.wasm.js',
+    );
+    expect(tesseractCore({ simd: true, relaxedSimd: false })).toBe('vendor/tesseract/tesseract-core-simd-lstm.wasm.js');
+    expect(tesseractCore({ simd: false, relaxedSimd: false })).toBe('vendor/tesseract/tesseract-core-lstm.wasm.js');
+  });
+
+  it("follows tesseract.js's own choice (its getCore.js, LSTM-only branch, in that order)", () => {
+    const require = createRequire(import.meta.url);
+    const root = dirname(require.resolve('tesseract.js/package.json'));
+    const source = readFileSync(join(root, 'src/worker-script/browser/getCore.js'), 'utf8');
+    const at = (name: string): number => source.indexOf(`/${name}\``);
+    const order = ['relaxedsimd-lstm', 'simd-lstm', 'lstm'].map((v) => at(`tesseract-core-${v}.wasm.js`));
+    for (const i of order) expect(i).toBeGreaterThan(-1);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expect(source).toMatch(/if \(relaxedSimdSupport\)[\s\S]*else if \(simdSupport\)/);
+  });
+
+  const runtime = new Map([
+    ['vendor/tesseract/worker.min.js', '1111111111111111'],
+    ['vendor/tesseract/tesseract-core-lstm.wasm.js', '2222222222222222'],
+    ['vendor/tesseract/tesseract-core-simd-lstm.wasm.js', '3333333333333333'],
+    ['vendor/tesseract/tesseract-core-relaxedsimd-lstm.wasm.js', '4444444444444444'],
+    ['vendor/tesseract/lang/eng.traineddata.gz', '5555555555555555'],
+    ['vendor/ort/ort-wasm-simd-threaded.asyncify.wasm', 'bbbbbbbbbbbbbbbb'],
+    ['models/tiny/encoder/onnx/model.onnx', 'cccccccccccccccc'],
+  ]);
+  const simdOnly = { simd: true, relaxedSimd: false };
+
+  it('lists the worker script, the language data and the one core this browser loads; nothing of ORT or models', () => {
+    expect(ocrFilesToCache(runtime, new Map(), simdOnly)).toEqual([
+      'vendor/tesseract/worker.min.js',
+      'vendor/tesseract/tesseract-core-simd-lstm.wasm.js',
+      'vendor/tesseract/lang/eng.traineddata.gz',
+    ]);
+    expect(ocrFilesToCache(runtime, new Map(), { simd: false, relaxedSimd: false })).toContain(
+      'vendor/tesseract/tesseract-core-lstm.wasm.js',
+    );
+    expect(ocrFilesToCache(runtime, new Map(), { simd: true, relaxedSimd: true })).not.toContain(
+      'vendor/tesseract/tesseract-core-simd-lstm.wasm.js',
+    );
+  });
+
+  it('leaves out what the cache holds with the build hash; an unstamped or older copy is fetched again', () => {
+    const stored = new Map<string, string | null>([
+      ['vendor/tesseract/worker.min.js', '1111111111111111'],
+      ['vendor/tesseract/lang/eng.traineddata.gz', null],
+      ['vendor/tesseract/tesseract-core-simd-lstm.wasm.js', '9999999999999999'],
+    ]);
+    expect(ocrFilesToCache(runtime, stored, simdOnly)).toEqual([
+      'vendor/tesseract/tesseract-core-simd-lstm.wasm.js',
+      'vendor/tesseract/lang/eng.traineddata.gz',
+    ]);
+    stored.set('vendor/tesseract/lang/eng.traineddata.gz', '5555555555555555');
+    stored.set('vendor/tesseract/tesseract-core-simd-lstm.wasm.js', '3333333333333333');
+    expect(ocrFilesToCache(runtime, stored, simdOnly)).toEqual([]);
+  });
+});
+
+describe('hashCheckable', () => {
+  it('checks a body sent as it is, not one the browser decoded (a `.gz` file sent as Content-Encoding: gzip)', () => {
+    expect(hashCheckable(new Headers({ 'Content-Type': 'text/javascript' }))).toBe(true);
+    expect(hashCheckable(new Headers({ 'Content-Encoding': 'identity' }))).toBe(true);
+    expect(hashCheckable(new Headers({ 'Content-Encoding': 'gzip' }))).toBe(false);
+    expect(hashCheckable(new Headers({ 'Content-Encoding': ' BR ' }))).toBe(false);
+  });
+});
+
+describe('fileHash', () => {
+  it("is the build's hash of a file: the first 16 hex digits of its SHA-256", async () => {
+    for (const text of ['', 'tesseract', 'x'.repeat(100_000)]) {
+      const bytes = new TextEncoder().encode(text);
+      expect(await fileHash(bytes.buffer)).toBe(createHash('sha256').update(bytes).digest('hex').slice(0, 16));
+    }
   });
 });

@@ -14,7 +14,9 @@
  *   afterwards. Each response it stores carries the build's hash of the file (`FILE_HASH_HEADER`);
  *   a new build deletes the runtime entries whose hash it does not ship (`staleRuntimeEntries`):
  *   onnxruntime-web keeps its file names across versions, and a cached binary of another
- *   version must never meet the new build's JavaScript.
+ *   version must never meet the new build's JavaScript. Files a worker fetched before the service
+ *   worker controlled it (a very first visit) are stored when the page asks: all of
+ *   onnxruntime-web (`runtimeFilesToCache`), the OCR files this browser loads (`ocrFilesToCache`).
  * - Neither: `.wasm` files Vite copies into `assets/` (the app loads its runtimes from
  *   `vendor/`), source maps, dotfiles, the hosts' `_headers` / `_redirects` files and the service
  *   worker itself.
@@ -247,6 +249,19 @@ export function withAppHeaders(response: Response): Response {
  */
 export const CACHE_RUNTIME_MESSAGE = 'evident:cache-onnxruntime';
 
+/** The files of `runtime` that `wanted` names and `MODEL_CACHE` does not hold with the build's hash. */
+function missingFiles(
+  runtime: ReadonlyMap<string, string>,
+  stored: ReadonlyMap<string, string | null>,
+  wanted: (path: string) => boolean,
+): string[] {
+  return [...runtime]
+    .filter(
+      ([path, hash]) => wanted(path) && !(stored.has(path) && isCurrentEntry(path, stored.get(path) ?? null, hash)),
+    )
+    .map(([path]) => path);
+}
+
 /**
  * The onnxruntime-web files the service worker fetches and stores on `CACHE_RUNTIME_MESSAGE`:
  * those the build ships that `MODEL_CACHE` does not hold with the build's hash (`stored`: path →
@@ -256,10 +271,70 @@ export function runtimeFilesToCache(
   runtime: ReadonlyMap<string, string>,
   stored: ReadonlyMap<string, string | null>,
 ): string[] {
-  return [...runtime]
-    .filter(
-      ([path, hash]) =>
-        path.startsWith(ORT_DIR) && !(stored.has(path) && isCurrentEntry(path, stored.get(path) ?? null, hash)),
-    )
-    .map(([path]) => path);
+  return missingFiles(runtime, stored, (path) => path.startsWith(ORT_DIR));
+}
+
+/**
+ * What the page posts to the service worker after adding files of which a page was OCR'd
+ * (`src/ui/service-worker.ts`): on a very first visit the app's worker, and so tesseract.js's own
+ * worker, started before the service worker controlled the page, so they fetched tesseract.js's
+ * files themselves and nothing stored them.
+ */
+export const CACHE_OCR_MESSAGE = 'evident:cache-ocr';
+
+/** The WebAssembly features by which tesseract.js chooses its core (`wasm-feature-detect`'s probes). */
+export interface WasmFeatures {
+  readonly simd: boolean;
+  readonly relaxedSimd: boolean;
+}
+
+/** A core of tesseract.js-core in the OCR folder: only one of them is loaded in a given browser. */
+const OCR_CORE = /^tesseract-core-[^/]*\.wasm\.js$/;
+
+/**
+ * The core tesseract.js 7 loads from a `corePath` folder for LSTM-only recognition (`OEM.LSTM_ONLY`,
+ * src/parse/pdf-ocr.ts): relaxed SIMD if the browser has it, else SIMD, else the plain build
+ * (tesseract.js's `src/worker-script/browser/getCore.js`).
+ */
+export function tesseractCore(features: WasmFeatures): string {
+  const variant = features.relaxedSimd ? 'relaxedsimd-' : features.simd ? 'simd-' : '';
+  return `${OCR_DIR}tesseract-core-${variant}lstm.wasm.js`;
+}
+
+/**
+ * The tesseract.js files the service worker fetches and stores on `CACHE_OCR_MESSAGE`: those the
+ * build ships in `vendor/tesseract/` that OCR loads in this browser — its worker script, the
+ * language data and, of the three cores, the one `tesseractCore` names (the other two, ~4 MB
+ * each, are never loaded here) — and that `MODEL_CACHE` does not hold with the build's hash.
+ */
+export function ocrFilesToCache(
+  runtime: ReadonlyMap<string, string>,
+  stored: ReadonlyMap<string, string | null>,
+  features: WasmFeatures,
+): string[] {
+  const core = tesseractCore(features);
+  return missingFiles(
+    runtime,
+    stored,
+    (path) => path.startsWith(OCR_DIR) && (path === core || !OCR_CORE.test(path.slice(OCR_DIR.length))),
+  );
+}
+
+/**
+ * Whether a response's body can be checked against the build's hash of its file: not when the
+ * host sent it with a `Content-Encoding` (sirv, and so `vite preview`, sends a `.gz` file as
+ * `Content-Encoding: gzip`), since the browser then hands over the decoded bytes.
+ */
+export function hashCheckable(headers: Headers): boolean {
+  const encoding = (headers.get('Content-Encoding') ?? '').trim().toLowerCase();
+  return encoding === '' || encoding === 'identity';
+}
+
+/**
+ * The build's hash of a file's bytes, as `PrecacheManifest.runtime` holds it: the first 16 hex
+ * digits of their SHA-256 (`scripts/service-worker-plugin.ts`).
+ */
+export async function fileHash(bytes: ArrayBuffer): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
+  return Array.from(digest.subarray(0, 8), (b) => b.toString(16).padStart(2, '0')).join('');
 }

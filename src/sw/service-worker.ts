@@ -8,23 +8,33 @@
  * - activate: deletes earlier builds' precaches for this base path and the runtime entries this
  *   build ships with other content, then claims the open pages so the first visit is served
  *   offline from its next load;
- * - fetch: see `routeRequest`. Runtime files (onnxruntime-web, models other than the embedded
- *   one) are stored on first use in the cache Transformers.js shares (`MODEL_CACHE`). No
+ * - fetch: see `routeRequest`. Runtime files (onnxruntime-web, tesseract.js, models other than
+ *   the embedded one) are stored on first use in the cache Transformers.js shares (`MODEL_CACHE`). No
  *   `skipWaiting`: a new build waits until the app's tabs are closed, so a page never loses the
  *   older chunks it may still load lazily.
+ * - message: on a very first visit the app's worker starts before this service worker controls
+ *   the page and fetches runtime files itself; the page then asks for them to be stored
+ *   (`CACHE_RUNTIME_MESSAGE` once a profile on onnxruntime-web is loaded, `CACHE_OCR_MESSAGE` once
+ *   a page was OCR'd), and what the cache lacks is fetched — from the HTTP cache when it can — and
+ *   stored, checked against the build's hash.
  *
  * Built by Vite as its own entry (`scripts/service-worker-plugin.ts`), which writes the manifest
  * in place of `__EVIDENT_PRECACHE__`. Registered by the page (`src/ui/service-worker.ts`) in built apps only.
  */
+import { relaxedSimd, simd } from 'wasm-feature-detect';
 import {
+  CACHE_OCR_MESSAGE,
   CACHE_RUNTIME_MESSAGE,
   FILE_HASH_HEADER,
   MODEL_CACHE,
   SHELL,
   cacheName,
+  fileHash,
+  hashCheckable,
   isCurrentEntry,
   isStorable,
   manifestLookup,
+  ocrFilesToCache,
   pathUnder,
   routeRequest,
   runtimeFilesToCache,
@@ -93,31 +103,64 @@ self.addEventListener('fetch', (event) => {
 
 self.addEventListener('message', (event) => {
   const data: unknown = event.data;
-  if (typeof data === 'object' && data !== null && (data as { type?: unknown }).type === CACHE_RUNTIME_MESSAGE) {
-    event.waitUntil(cacheOnnxRuntime());
+  const type = typeof data === 'object' && data !== null ? (data as { type?: unknown }).type : undefined;
+  // onnxruntime-web once a profile that runs on it is loaded; tesseract.js once a page was OCR'd.
+  if (type === CACHE_RUNTIME_MESSAGE)
+    event.waitUntil(storeMissing((stored) => runtimeFilesToCache(files.runtime, stored)));
+  else if (type === CACHE_OCR_MESSAGE) {
+    event.waitUntil(
+      (async () => {
+        // The probes tesseract.js's worker runs to choose its core: the same answer in this browser.
+        const features = { simd: await simd(), relaxedSimd: await relaxedSimd() };
+        await storeMissing((stored) => ocrFilesToCache(files.runtime, stored, features));
+      })(),
+    );
   }
 });
 
 /**
- * Stores the onnxruntime-web files `MODEL_CACHE` lacks (stamped with the build's hash), for a
- * profile loaded while the app's worker was not yet served by this service worker. A failed
- * fetch or put only means the next use stores it.
+ * Stores, stamped with the build's hash, the runtime files `pick` names among those `MODEL_CACHE`
+ * lacks: for files the app's worker fetched while this service worker did not yet control it (a
+ * very first visit). A failed fetch or put only means the next use stores it.
  */
-async function cacheOnnxRuntime(): Promise<void> {
+async function storeMissing(pick: (stored: ReadonlyMap<string, string | null>) => string[]): Promise<void> {
   const cache = await caches.open(MODEL_CACHE);
   const stored = new Map<string, string | null>();
   for (const request of await cache.keys()) {
     const path = pathUnder(new URL(request.url), scope);
     if (path !== null) stored.set(path, (await cache.match(request))?.headers.get(FILE_HASH_HEADER) ?? null);
   }
-  for (const path of runtimeFilesToCache(files.runtime, stored)) {
+  for (const path of pick(stored)) {
+    const hash = files.runtime.get(path) as string;
     try {
-      const response = await fetch(new Request(urlOf(path), { cache: 'reload' }));
-      if (isStorable(response)) await cache.put(urlOf(path), withFileHash(response, files.runtime.get(path) as string));
+      const response = await fetchBuildFile(path, hash);
+      if (response) await cache.put(urlOf(path), withFileHash(response, hash));
     } catch {
-      // Offline or out of quota: the next load of the profile stores it.
+      // Offline or out of quota: the next use stores it.
     }
   }
+}
+
+/**
+ * The build's file `path`, checked against its hash: from the HTTP cache when it holds it (the
+ * worker has just fetched it: no second download), else — or when that copy is another build's
+ * (file names stay across versions) — from the server. A body the host content-encoded cannot be
+ * checked (`hashCheckable`): then only the server's own copy is taken. Null when no copy matches.
+ */
+async function fetchBuildFile(path: string, hash: string): Promise<Response | null> {
+  for (const cache of ['force-cache', 'reload'] as const) {
+    const response = await fetch(new Request(urlOf(path), { cache }));
+    if (!isStorable(response)) continue;
+    if (!hashCheckable(response.headers)) {
+      if (cache === 'reload') return response;
+      await response.body?.cancel();
+      continue;
+    }
+    const bytes = await response.arrayBuffer();
+    if ((await fileHash(bytes)) !== hash) continue;
+    return new Response(bytes, { status: response.status, statusText: response.statusText, headers: response.headers });
+  }
+  return null;
 }
 
 /** Network first (a new build's page when online); the cached shell when the network fails. */

@@ -201,4 +201,46 @@ describe('IngestStore', () => {
     store.dismiss(store.getState().jobs[0]!.id);
     expect(store.getState().jobs.map((j) => j.name)).toEqual(['b.md']);
   });
+
+  it("tells once a batch ended that a page was OCR'd (tesseract.js loaded), also when that file failed, never otherwise", async () => {
+    // A scan reports the `ocr` phase between parse and chunk; one the OCR could not read fails after it.
+    const client = {
+      addFiles: async (files: readonly FileInput[], opts: { onProgress?: (p: FileProgress) => void } = {}) => {
+        const out: AddFilesResult['files'][number][] = [];
+        for (const [index, f] of files.entries()) {
+          const scan = f.name.endsWith('.pdf');
+          for (const phase of scan ? (['parse', 'ocr'] as const) : (['parse', 'chunk', 'index', 'done'] as const)) {
+            opts.onProgress?.({ fileId: f.fileId, index, count: files.length, phase, done: 0, total: 1 });
+            await Promise.resolve();
+          }
+          out.push(
+            scan
+              ? {
+                  fileId: f.fileId,
+                  ok: false,
+                  error: { code: 'pdf_no_text', message: 'OCR found no readable English text.' },
+                }
+              : ok(f),
+          );
+        }
+        return { files: out };
+      },
+    };
+    const seen: string[][] = [];
+    const store = new IngestStore(client, {
+      onOcrUsed: () => seen.push(store.getState().jobs.map((j) => j.status)),
+    });
+    store.add([new File(['a'], 'a.md')]);
+    await until(() => store.getState().jobs[0]?.status === 'done');
+    await new Promise((r) => setTimeout(r, 5));
+    expect(seen).toEqual([]);
+    store.add([new File(['%PDF-'], 'scan.pdf'), new File(['b'], 'b.md')]);
+    await until(
+      () =>
+        store.getState().jobs.length === 3 &&
+        store.getState().jobs.every((j) => j.status !== 'waiting' && j.status !== 'working'),
+    );
+    // Once, with every file of the batch already reported on.
+    expect(seen).toEqual([['done', 'failed', 'done']]);
+  });
 });

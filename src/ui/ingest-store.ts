@@ -44,6 +44,11 @@ type Client = Pick<WorkerClient, 'addFiles'>;
 export interface IngestStoreOptions {
   /** The library changed (a file was stored, or a batch ended): refresh the document list. */
   readonly onLibraryChanged?: () => void;
+  /**
+   * A batch ended in which a PDF page was OCR'd (a file reported the `ocr` phase, so tesseract.js
+   * and its files were loaded), whatever became of the file: the service worker stores them.
+   */
+  readonly onOcrUsed?: () => void;
 }
 
 export class IngestStore extends Store<IngestState> {
@@ -180,12 +185,14 @@ export class IngestStore extends Store<IngestState> {
     if (inputs.length === 0) return;
     const inFlight = new Set(inputs.map((i) => i.fileId));
     const stored = new Set<string>();
+    let ocrUsed = false;
     const run = new AbortController();
     this.batchRun = run;
     try {
       const result = await this.client.addFiles(inputs, {
         signal: run.signal,
         onProgress: (p) => {
+          if (p.phase === 'ocr') ocrUsed = true;
           // Progress travels on its own message port, so an event can arrive after the call's
           // result: a file whose outcome is in is not moved back to 'working'.
           if (!inFlight.has(p.fileId)) return;
@@ -227,6 +234,8 @@ export class IngestStore extends Store<IngestState> {
       inFlight.clear();
     } finally {
       if (this.batchRun === run) this.batchRun = null;
+      // After the batch, not at its first OCR'd page: by then tesseract.js has fetched every file it needs.
+      if (ocrUsed) this.options.onOcrUsed?.();
     }
     // A file the worker did not report on (it cannot happen): not left waiting forever.
     for (const id of inFlight) this.fail(id, { code: 'internal', message: 'The worker did not report on this file.' });

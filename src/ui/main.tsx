@@ -9,7 +9,7 @@ import { BenchmarkStore } from './benchmark-store';
 import { DEMO_DOCUMENTS } from './demo';
 import { IngestStore } from './ingest-store';
 import { EvidentSession } from './session';
-import { cacheOnnxRuntime, registerServiceWorker } from './service-worker';
+import { cacheOcrFiles, cacheOnnxRuntime, registerServiceWorker } from './service-worker';
 import { SettingsStore } from './settings-store';
 import { WorkerClient } from './worker-client';
 import './styles.css';
@@ -18,7 +18,11 @@ import './styles.css';
 const client = new WorkerClient();
 const session = new EvidentSession(client, DEMO_DOCUMENTS);
 const ask = new AskStore(client);
-const ingest = new IngestStore(client, { onLibraryChanged: () => void session.refreshLibrary() });
+// A scanned page was OCR'd: the service worker keeps tesseract.js's files for offline use.
+const ingest = new IngestStore(client, {
+  onLibraryChanged: () => void session.refreshLibrary(),
+  onOcrUsed: () => cacheOcrFiles(),
+});
 const backup = new BackupStore(client, { onLibraryChanged: () => void session.refreshLibrary() });
 // A loaded profile runs on onnxruntime-web: the service worker keeps it for offline use.
 const settings = new SettingsStore(client, { onProfileReady: () => cacheOnnxRuntime() });

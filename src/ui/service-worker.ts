@@ -5,11 +5,13 @@
 import { useSyncExternalStore } from 'react';
 
 /**
- * The message of `cacheOnnxRuntime`: `CACHE_RUNTIME_MESSAGE` of src/sw/precache.ts, written out
- * because the service worker must stay one self-contained file (a module both import would be
- * split into a shared chunk); a unit test checks they agree.
+ * The messages of `cacheOnnxRuntime` and `cacheOcrFiles`: `CACHE_RUNTIME_MESSAGE` and
+ * `CACHE_OCR_MESSAGE` of src/sw/precache.ts, written out because the service worker must stay one
+ * self-contained file (a module both import would be split into a shared chunk); a unit test
+ * checks they agree.
  */
 export const CACHE_RUNTIME_MESSAGE = 'evident:cache-onnxruntime';
+export const CACHE_OCR_MESSAGE = 'evident:cache-ocr';
 
 /** The service worker's file name, defined by the build (scripts/service-worker-plugin.ts); absent in dev. */
 declare const __EVIDENT_SERVICE_WORKER__: string | undefined;
@@ -59,9 +61,22 @@ export function useOfflineReady(): boolean {
  * service worker. Nothing under the dev server or without service workers.
  */
 export function cacheOnnxRuntime(): void {
+  postToServiceWorker(CACHE_RUNTIME_MESSAGE);
+}
+
+/**
+ * Asks the service worker (once it is active) to store tesseract.js's files: called after files
+ * were added of which a page was OCR'd, since on a very first visit the app's worker fetched them
+ * outside the service worker, and OCR would then not work offline. The service worker stores only
+ * what it lacks, so asking again costs nothing.
+ */
+export function cacheOcrFiles(): void {
+  postToServiceWorker(CACHE_OCR_MESSAGE);
+}
+
+/** Posts `{ type }` to the active service worker; nothing under the dev server or without service workers. */
+function postToServiceWorker(type: string): void {
   if (typeof __EVIDENT_SERVICE_WORKER__ === 'undefined') return;
   if (typeof navigator === 'undefined' || !('serviceWorker' in navigator)) return;
-  void navigator.serviceWorker.ready.then((registration) =>
-    registration.active?.postMessage({ type: CACHE_RUNTIME_MESSAGE }),
-  );
+  void navigator.serviceWorker.ready.then((registration) => registration.active?.postMessage({ type }));
 }
