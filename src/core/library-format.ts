@@ -19,7 +19,9 @@
  * docAddedAt, mime, pages, offset, length }]` and `originalBytes`, and those bytes follow the
  * floats, each at its `offset` (in bytes from the end of the float section). A library without
  * PDF originals is still written as version 1, so older Evidents read it; version 2 is refused by
- * them with their "made by a newer Evident" message.
+ * them with their "made by a newer Evident" message. A scanned page among `pages` may carry
+ * `words` (what OCR read there, with boxes and places in the text: `ocr-words.ts`); an Evident
+ * that predates the field copies only the fields it knows, so it reads the file without them.
  *
  * At most one vector segment per document: a library keeps two models' vectors (schema v5) but
  * exports only the active model's, so files stay version 1 and readable by every Evident that
@@ -31,6 +33,7 @@
  * rejects prototype-pollution keys; it copies only known fields into fresh objects.
  */
 import { EvidentError, assertKnownOptions } from './errors';
+import { checkOcrWords, type OcrWords } from './ocr-words';
 import {
   DOC_STATUSES,
   HIDDEN_TEXT_KINDS,
@@ -127,6 +130,8 @@ export interface OriginalPage {
   readonly end: number;
   /** The page number as printed on the page ("47", "F-7"), when the parser found one. */
   readonly label?: string;
+  /** A scanned page's OCR'd words with their boxes (the page view marks a span with them); absent before they were kept. */
+  readonly words?: OcrWords;
 }
 
 /**
@@ -535,7 +540,15 @@ export function decodeLibrary(bytes: Uint8Array, limits: Partial<ImportLimits> =
 /** A page range with only its known fields (the parser's ranges carry more: header, toc). */
 export function pageOf(p: OriginalPage): OriginalPage {
   const label = typeof p.label === 'string' && p.label !== '' && p.label.length <= 64 ? p.label : undefined;
-  return { page: p.page, start: p.start, end: p.end, ...(label !== undefined ? { label } : {}) };
+  const words = p.words === undefined ? undefined : checkOcrWords(p.words, p.end - p.start);
+  if (typeof words === 'string') throw new EvidentError('internal', `The OCR words of page ${p.page} ${words}.`);
+  return {
+    page: p.page,
+    start: p.start,
+    end: p.end,
+    ...(label !== undefined ? { label } : {}),
+    ...(words !== undefined ? { words } : {}),
+  };
 }
 
 /** "%PDF-" within the first 1,024 bytes, where readers look for it. */
@@ -720,11 +733,16 @@ class Validator {
     const pages = this.array(o.pages, `${where}.pages`, MAX_ORIGINAL_PAGES).map((p, i) => {
       const r = this.obj(p, `${where}.pages[${i}]`);
       const label = r.label === undefined ? undefined : this.text(r.label, `${where}.pages[${i}].label`, 64, true);
+      const start = this.int(r.start, `${where}.pages[${i}].start`, 0, Number.MAX_SAFE_INTEGER);
+      const end = this.int(r.end, `${where}.pages[${i}].end`, 0, Number.MAX_SAFE_INTEGER);
+      const words = r.words === undefined ? undefined : checkOcrWords(r.words, end - start);
+      if (typeof words === 'string') this.fail(`${where}.pages[${i}].words`, words);
       return {
         page: this.int(r.page, `${where}.pages[${i}].page`, 1, 10_000_000),
-        start: this.int(r.start, `${where}.pages[${i}].start`, 0, Number.MAX_SAFE_INTEGER),
-        end: this.int(r.end, `${where}.pages[${i}].end`, 0, Number.MAX_SAFE_INTEGER),
+        start,
+        end,
         ...(label !== undefined ? { label } : {}),
+        ...(words !== undefined ? { words: words as OcrWords } : {}),
       };
     });
     return {

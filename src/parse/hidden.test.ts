@@ -9,7 +9,7 @@ import { chunkDocument } from '../core/ingest/chunk';
 import { assignHidden } from '../core/ingest/hidden';
 import type { HiddenTextKind } from '../core/types';
 import { nodePdfAssets } from '../node/pdf-assets';
-import { extractHidden } from './hidden';
+import { extractHidden, mapPages } from './hidden';
 import { chunkFormatOf, parseDocument, type ParsedDocument } from './index';
 
 const enc = new TextEncoder();
@@ -188,5 +188,38 @@ describe('hidden text in HTML, and onto chunks', () => {
     expect(x.hidden.map((r) => x.text.slice(r.start, r.end))).toEqual(['c d e', 'g h']);
     expect(x.map(marked.length)).toBe(x.text.length);
     expect(x.map(marked.indexOf('c'))).toBe(x.text.indexOf('c'));
+  });
+
+  it('mapPages moves an OCR’d page’s word spans with its range: each word still holds its letters', () => {
+    const open = String.fromCharCode(0xfdd0);
+    const close = '\uFDEF';
+    // Both pages hold marks (they leave the text); page 2's words are placed in its marked text.
+    const page1 = `Visible ${open}secret${close} text.`;
+    const page2 = `Forty ${open}tiny${close} blocks`;
+    const marked = `${page1}\n\n${page2}`;
+    const start2 = marked.indexOf(page2);
+    const blocks = page2.indexOf('blocks');
+    const pages = [
+      { page: 1, start: 0, end: page1.length },
+      {
+        page: 2,
+        start: start2,
+        end: marked.length,
+        words: {
+          text: ['Forty', 'blocks', '3'],
+          boxes: [0, 0, 1, 1, 2, 0, 3, 1, 5, 9, 6, 10],
+          spans: [0, 5, blocks, blocks + 6, -1, -1],
+        },
+      },
+    ];
+    const x = extractHidden(marked);
+    const moved = mapPages(pages, x.map);
+    const p2 = moved[1]!;
+    const text2 = x.text.slice(p2.start, p2.end);
+    expect(text2).toBe('Forty tiny blocks');
+    const spans = p2.words!.spans;
+    expect([text2.slice(spans[0], spans[1]), text2.slice(spans[2], spans[3])]).toEqual(['Forty', 'blocks']);
+    expect(spans.slice(4)).toEqual([-1, -1]);
+    expect(p2.words!.boxes).toEqual(pages[1]!.words!.boxes);
   });
 });

@@ -121,7 +121,23 @@ export function hiddenWarning(hidden: readonly HiddenRange[]): ParseWarning | nu
   };
 }
 
-/** Page ranges of the marked text, moved onto the text without marks. */
+/** Page ranges of the marked text, moved onto the text without marks (an OCR'd page's word spans with them). */
 export function mapPages(pages: readonly PageRange[], map: (offset: number) => number): PageRange[] {
-  return pages.map((p) => ({ ...p, start: map(p.start), end: map(p.end) }));
+  return pages.map((p) => {
+    const start = map(p.start);
+    const moved = { ...p, start, end: map(p.end) };
+    if (p.words === undefined) return moved;
+    // Spans count from the page's start: each end moves as the characters before it do.
+    const spans: number[] = [];
+    const from = p.words.spans;
+    for (let i = 0; i + 1 < from.length; i += 2) {
+      const s = from[i] as number;
+      const e = from[i + 1] as number;
+      const ms = s < 0 ? -1 : map(p.start + s) - start;
+      const me = e < 0 ? -1 : map(p.start + e) - start;
+      // A word whose characters were all marks has no place left.
+      spans.push(...(ms >= 0 && me > ms ? [ms, me] : [-1, -1]));
+    }
+    return { ...moved, words: { ...p.words, spans } };
+  });
 }

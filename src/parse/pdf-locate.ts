@@ -31,7 +31,7 @@ const MIN_LOOSE_PIECE = 4;
 
 const KEY_CHAR = /[\p{L}\p{N}]/u;
 
-interface Key {
+export interface Key {
   /** Letters and digits, folded. */
   readonly text: string;
   /** For each character of `text`: its item (−1 for a plain string) and offset in that item's string. */
@@ -40,7 +40,7 @@ interface Key {
 }
 
 /** The letters and digits of `strings`, folded, each with where it came from. */
-function keyOf(strings: readonly string[]): Key {
+export function keyOf(strings: readonly string[]): Key {
   let text = '';
   const items: number[] = [];
   const offsets: number[] = [];
@@ -82,6 +82,49 @@ function longestPrefix(hay: string, q: string, at: number): number {
   return lo;
 }
 
+/** `length` characters of a query key from `q` on, found in a page key at `hay`. */
+export interface KeyPiece {
+  readonly q: number;
+  readonly hay: number;
+  readonly length: number;
+}
+
+/**
+ * Where the query key `q` lies in the page key `hay`, piece by piece, in the query's order: the
+ * longest prefix of the rest that occurs, at its occurrence after the previous piece first; a
+ * piece under `MIN_LOOSE_PIECE` only within `NEAR` after the previous one. Characters the page
+ * does not have are skipped. With `wordEnds` (1 where a word of the query ends: after its last
+ * key character), a piece of more than one word ends at a word's end: the key has no spaces, and
+ * a piece that ran on into the next word's first letters would take them from wherever the page
+ * has them.
+ */
+export function matchPieces(q: string, hay: string, wordEnds?: Uint8Array): KeyPiece[] {
+  const pieces: KeyPiece[] = [];
+  let prevEnd = -1;
+  let at = 0;
+  while (at < q.length) {
+    let length = longestPrefix(hay, q, at);
+    if (wordEnds !== undefined && length > 0 && wordEnds[at + length - 1] !== 1) {
+      let end = at + length - 1;
+      while (end > at && wordEnds[end - 1] !== 1) end--;
+      if (end > at) length = end - at;
+    }
+    if (length === 0) {
+      at++; // a character the page does not have (an OCR-free rewrite, a dropped glyph)
+      continue;
+    }
+    const piece = q.slice(at, at + length);
+    const pos = occurrence(hay, piece, prevEnd < 0 ? 0 : prevEnd);
+    const near = prevEnd < 0 || (pos >= prevEnd && pos - prevEnd <= NEAR);
+    if (length >= MIN_LOOSE_PIECE || near || length === q.length) {
+      pieces.push({ q: at, hay: pos, length });
+      prevEnd = pos + length;
+    }
+    at += length;
+  }
+  return pieces;
+}
+
 /**
  * The ranges of `items` (a page's text item strings, in pdf.js order) that hold `span` (a part of
  * the document text that lies on this page), by item. Empty when nothing of it is found.
@@ -91,23 +134,7 @@ export function locateSpan(span: string, items: readonly string[]): ItemRange[] 
   const page = keyOf(items);
   if (q === '' || page.text === '') return [];
   const matched: number[] = [];
-  let prevEnd = -1;
-  let at = 0;
-  while (at < q.length) {
-    const length = longestPrefix(page.text, q, at);
-    if (length === 0) {
-      at++; // a character the page does not have (an OCR-free rewrite, a dropped glyph)
-      continue;
-    }
-    const piece = q.slice(at, at + length);
-    const pos = occurrence(page.text, piece, prevEnd < 0 ? 0 : prevEnd);
-    const near = prevEnd < 0 || (pos >= prevEnd && pos - prevEnd <= NEAR);
-    if (length >= MIN_LOOSE_PIECE || near || length === q.length) {
-      for (let k = pos; k < pos + length; k++) matched.push(k);
-      prevEnd = pos + length;
-    }
-    at += length;
-  }
+  for (const p of matchPieces(q, page.text)) for (let k = p.hay; k < p.hay + p.length; k++) matched.push(k);
   const ranges = new Map<number, { start: number; end: number }>();
   for (const k of matched) {
     const item = page.item[k] as number;

@@ -79,6 +79,8 @@ describe('wordsOf / isReadable', () => {
     // (7 × 90 + 6 × 80 + 1 × 10) / 14 = 80: the one-letter speck weighs little.
     expect(page.confidence).toBe(80);
     expect(page.readWords).toBe(2);
+    // Boxes in points from the page's top-left: each word's left and right, its line's top and bottom.
+    expect(page.boxes).toEqual([0, 50, 40, 65, 50, 50, 90, 65, 100, 50, 140, 65]);
   });
   it('a page of confident words is readable; garbage at low confidence, or no words, is not', () => {
     const good = wordsOf(
@@ -171,6 +173,57 @@ describe('OCR of a scanned PDF made in the test (Node)', () => {
     expect(doc.warnings.map((w) => w.code)).toContain('pages_ocr');
     expect(doc.warnings.map((w) => w.code)).not.toContain('ocr_low_confidence');
     expect(doc.title).toBe('Quarterly Report on Harbour Maintenance');
+  });
+
+  it('keeps each page’s words with boxes where the scan shows them and their places in the page’s text', () => {
+    const fold = (w: string): string =>
+      w
+        .normalize('NFKC')
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}]/gu, '');
+    for (const p of doc.pages!) {
+      const w = p.words!;
+      expect(w.boxes).toHaveLength(4 * w.text.length);
+      expect(w.spans).toHaveLength(2 * w.text.length);
+      const text = doc.text.slice(p.start, p.end);
+      const keyed = w.text.map((word, i) => ({ word, i })).filter(({ word }) => fold(word) !== '');
+      // Each placed word's span holds that word: nearly every word is placed, and exactly.
+      const exact = keyed.filter(({ word, i }) => {
+        const s = w.spans[2 * i] as number;
+        return s >= 0 && fold(text.slice(s, w.spans[2 * i + 1])) === fold(word);
+      });
+      expect(exact.length / keyed.length, `page ${p.page}`).toBeGreaterThanOrEqual(0.95);
+      // Boxes lie on the page (US Letter as drawn: 612 × 792 points).
+      for (let i = 0; i < w.text.length; i++) {
+        const [x0, y0, x1, y1] = w.boxes.slice(4 * i, 4 * i + 4) as [number, number, number, number];
+        expect(x0 >= 0 && x1 > x0 && x1 <= 612 && y0 >= 0 && y1 > y0 && y1 <= 792, `page ${p.page} word ${i}`).toBe(
+          true,
+        );
+      }
+    }
+    /** The box of the first word `word` on `page` (1-based). */
+    const box = (page: number, word: string): number[] => {
+      const w = doc.pages![page - 1]!.words!;
+      const i = w.text.indexOf(word);
+      expect(i, `${word} on page ${page}`).toBeGreaterThanOrEqual(0);
+      return w.boxes.slice(4 * i, 4 * i + 4);
+    };
+    // Page 1: "forty" is on the fourth body line, drawn from x = 72 pt on the baseline at 189.5 pt.
+    const [fx0, fy0, , fy1] = box(1, 'forty') as [number, number, number, number];
+    const [rx0, , rx1] = box(1, 'recommend') as [number, number, number, number];
+    expect(fy0).toBeLessThan(189.5);
+    expect(fy1).toBeGreaterThan(189.5);
+    expect(fy1 - fy0).toBeLessThan(16);
+    expect(rx0).toBeGreaterThan(72);
+    expect(fx0).toBeGreaterThan(rx1);
+    expect(Math.abs((box(1, 'The')[0] as number) - 72)).toBeLessThan(4);
+    // Page 2: the right column starts at x = 330 pt.
+    expect(Math.abs((box(2, 'Cherry')[0] as number) - 330)).toBeLessThan(4);
+    // Page 3 is stored sideways: its boxes are where the page is drawn upright (x = 72, baseline 120).
+    const [lx0, ly0, , ly1] = box(3, 'library') as [number, number, number, number];
+    expect(Math.abs((box(3, 'The')[0] as number) - 72)).toBeLessThan(4);
+    expect(lx0).toBeGreaterThan(72);
+    expect(ly0 < 120 && ly1 > 120).toBe(true);
   });
 
   it(

@@ -54,6 +54,12 @@ export interface OcrOptions {
 export interface OcrPage {
   /** Words in PDF user space (points, y up), one item per word. */
   readonly items: readonly PositionedItem[];
+  /**
+   * Each item's box as the page is drawn (`x0, y0, x1, y1`: points from the top-left corner, the
+   * page's rotation applied, the word's left and right and its line's top and bottom), for the
+   * page view's marks (`OcrWords.boxes`).
+   */
+  readonly boxes: readonly number[];
   /** Mean word confidence, 0–100, weighted by word length. */
   readonly confidence: number;
   /** Words at or above `READ_WORD_CONFIDENCE` with 2+ letters. */
@@ -228,6 +234,7 @@ async function renderPage(page: OcrPdfPage): Promise<{ image: unknown; width: nu
  */
 export function wordsOf(data: TessData, pageHeight: number): OcrPage {
   const items: PositionedItem[] = [];
+  const boxes: number[] = [];
   let confSum = 0;
   let words = 0;
   let readWords = 0;
@@ -250,9 +257,16 @@ export function wordsOf(data: TessData, pageHeight: number): OcrPage {
             width: (w.bbox.x1 - w.bbox.x0) / OCR_SCALE,
             size: size > 0 ? size : 1,
           });
+          // The line's top and bottom: a mark over words of one line is one band, not a ragged one.
+          boxes.push(point(w.bbox.x0), point(line.bbox.y0), point(w.bbox.x1), point(line.bbox.y1));
         }
       }
-  return { items, confidence: words > 0 ? Math.round((confSum / words) * 10) / 10 : 0, readWords };
+  return { items, boxes, confidence: words > 0 ? Math.round((confSum / words) * 10) / 10 : 0, readWords };
+}
+
+/** An image coordinate at `OCR_SCALE` in points, to a tenth (a mark needs no more). */
+function point(px: number): number {
+  return Math.round((px / OCR_SCALE) * 10) / 10;
 }
 
 /** Whether OCR read English text on a page: a page confidence worth keeping and enough words it is sure of. */

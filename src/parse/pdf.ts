@@ -41,6 +41,7 @@ import {
   type PositionedItem,
   type TableBlock,
 } from './pdf-layout';
+import { placeWords } from './ocr-words';
 import { LOW_CONFIDENCE, PageOcr, isReadable, workerCanvasFactory, type OcrOptions, type OcrPdfPage } from './pdf-ocr';
 import { HIDDEN_CLOSE, hiddenOpen, stripSentinels } from './hidden';
 import { DEFAULT_OPS, drawnText, hiddenKindOf, type DrawnText, type OperatorList, type PdfOps } from './pdf-hidden';
@@ -734,7 +735,7 @@ export async function parsePdf(bytes: Uint8Array, options: PdfOptions = {}): Pro
     return {
       format: 'pdf',
       text,
-      pages: out.pages.map((m, i) => withOcr(withPageMeta(m, furniture[i]), ocr.confidence.get(m.page))),
+      pages: out.pages.map((m, i) => withOcr(withPageMeta(m, furniture[i]), ocr, text)),
       headings: out.headings,
       warnings,
       ...(title !== undefined ? { title } : {}),
@@ -828,6 +829,8 @@ function ocrOn(options: PdfOptions): boolean {
 interface OcrOutcome {
   /** Page → mean word confidence, for the pages whose text came from OCR. */
   readonly confidence: ReadonlyMap<number, number>;
+  /** Page → the words OCR read there and their boxes, for the same pages. */
+  readonly words: ReadonlyMap<number, { readonly text: readonly string[]; readonly boxes: readonly number[] }>;
   /** Pages OCR found no readable English text on. */
   readonly unread: readonly number[];
 }
@@ -845,14 +848,15 @@ async function ocrEmptyPages(
   options: PdfOptions,
 ): Promise<OcrOutcome> {
   const confidence = new Map<number, number>();
+  const words = new Map<number, { text: string[]; boxes: readonly number[] }>();
   const unread: number[] = [];
   const o = options.ocr;
-  if (!ocrOn(options) || o?.assets === undefined) return { confidence, unread };
+  if (!ocrOn(options) || o?.assets === undefined) return { confidence, words, unread };
   const todo: number[] = [];
   pages.forEach((lines, i) => {
     if (lines.reduce((sum, l) => sum + l.chars, 0) < MIN_PAGE_CHARS && !unreadable.includes(i + 1)) todo.push(i + 1);
   });
-  if (todo.length === 0) return { confidence, unread };
+  if (todo.length === 0) return { confidence, words, unread };
   const engine = new PageOcr(o.assets);
   try {
     for (const [k, p] of todo.entries()) {
@@ -870,6 +874,7 @@ async function ocrEmptyPages(
         const vp = page.getViewport({ scale: 1 });
         boxes[p - 1] = { width: vp.width, height: vp.height };
         confidence.set(p, read.confidence);
+        words.set(p, { text: read.items.map((w) => w.str), boxes: read.boxes });
       } else {
         unread.push(p);
       }
@@ -878,7 +883,7 @@ async function ocrEmptyPages(
   } finally {
     await engine.dispose();
   }
-  return { confidence, unread };
+  return { confidence, words, unread };
 }
 
 function ocrWarnings(ocr: OcrOutcome): ParseWarning[] {
@@ -927,8 +932,13 @@ function languageName(tag: string | undefined): string | undefined {
   }
 }
 
-function withOcr(range: PageRange, confidence: number | undefined): PageRange {
-  return confidence === undefined ? range : { ...range, ocr: { confidence } };
+/** An OCR'd page's range with its confidence and its words, placed in the page's part of `text`. */
+function withOcr(range: PageRange, ocr: OcrOutcome, text: string): PageRange {
+  const confidence = ocr.confidence.get(range.page);
+  if (confidence === undefined) return range;
+  const read = ocr.words.get(range.page);
+  const spans = read ? placeWords(text.slice(range.start, range.end), read.text) : [];
+  return { ...range, ocr: { confidence }, ...(read ? { words: { text: read.text, boxes: read.boxes, spans } } : {}) };
 }
 
 function listPages(pages: readonly number[]): string {

@@ -2,6 +2,7 @@
  * Types of the document parsers. The parsers run unchanged in the Web Worker and in Node: they
  * take bytes and options, never a DOM, a file path or a Node API.
  */
+import type { OcrWords } from '../core/ocr-words';
 import type { DocStatus, SourceType } from '../core/types';
 import type { HiddenRange } from './hidden';
 
@@ -21,6 +22,8 @@ export interface PageRange {
   readonly toc?: boolean;
   /** The page had no text layer and its text was read by OCR; `confidence` is 0–100. */
   readonly ocr?: { readonly confidence: number };
+  /** The words OCR read on the page, with their boxes and places in the page's text (pages with `ocr`). */
+  readonly words?: OcrWords;
 }
 
 export const PARSE_WARNING_CODES = [

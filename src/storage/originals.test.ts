@@ -16,6 +16,14 @@ const PAGES = [
   { page: 2, start: 42, end: 80, label: 'F-2' },
 ];
 
+// A scanned page 2: its OCR'd words, their boxes and places in the page's 38 characters.
+const WORDS = {
+  text: ['Harbour', 'report', '7'],
+  boxes: [72, 90, 130, 104, 134, 90, 170, 104, 300, 760, 306, 770],
+  spans: [0, 7, 8, 14, -1, -1],
+};
+const SCANNED = [PAGES[0]!, { ...PAGES[1]!, words: WORDS }];
+
 function pdfDoc(id: string, addedAt = 1000): DocumentRecord {
   return documentRecord(id, 2, addedAt, { format: 'pdf', fileName: `${id}.pdf`, pageCount: 2 });
 }
@@ -49,6 +57,36 @@ describe('PDF originals in the library (schema v6)', () => {
       { page: 1, start: 0, end: 40 },
       { page: 2, start: 42, end: 80, label: '47' },
     ]);
+    lib.close();
+  });
+
+  it('keeps a scanned page’s OCR words with the original, and through export and import', async () => {
+    const lib = await open();
+    await lib.putDocument({
+      document: pdfDoc('a'),
+      chunks: chunksOf('a', 2),
+      original: { bytes: SAFETY_REPORT_PDF, pages: SCANNED },
+    });
+    expect((await lib.getOriginal('a'))?.pages).toEqual(SCANNED);
+    const file = await lib.exportLibrary();
+    lib.close();
+    const dst = await open();
+    await dst.importLibrary(file, { mode: 'replace' });
+    expect((await dst.getOriginal('a'))?.pages).toEqual(SCANNED);
+    dst.close();
+  });
+
+  it('refuses OCR words that do not fit their page, writing nothing', async () => {
+    const lib = await open();
+    const outside = { ...WORDS, spans: [0, 7, 8, 39, -1, -1] };
+    await expect(
+      lib.putDocument({
+        document: pdfDoc('a'),
+        chunks: chunksOf('a', 2),
+        original: { bytes: SAFETY_REPORT_PDF, pages: [PAGES[0]!, { ...PAGES[1]!, words: outside }] },
+      }),
+    ).rejects.toMatchObject({ code: 'internal', message: expect.stringMatching(/page 2 has a span outside/) });
+    expect(await lib.getDocument('a')).toBeUndefined();
     lib.close();
   });
 
@@ -194,6 +232,20 @@ describe('export file version 2 (originals)', () => {
       o.pages[1]!.label = 'x'.repeat(65);
     });
     expect(() => decodeLibrary(longLabel)).toThrow(/label is longer than 64/);
+    const scanned = encodeLibrary({ ...base, originals: [{ ...original, pages: SCANNED }] });
+    expect(decodeLibrary(scanned).originals?.[0]?.pages).toEqual(SCANNED);
+    const editWords = (edit: (w: Record<string, unknown>) => void): Uint8Array =>
+      rewriteHeader(scanned, (h) =>
+        edit((h.originals as { pages: { words: Record<string, unknown> }[] }[])[0]!.pages[1]!.words),
+      );
+    expect(() => decodeLibrary(editWords((w) => (w.boxes = [1, 2, 3])))).toThrow(
+      /words has 3 words but 3 box and 6 span numbers/,
+    );
+    expect(() => decodeLibrary(editWords((w) => (w.spans = [0, 7, 8, 99, -1, -1])))).toThrow(/span outside its page/);
+    expect(() => decodeLibrary(editWords((w) => (w.boxes = [0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 'x', 1])))).toThrow(
+      /not four coordinates/,
+    );
+    expect(() => decodeLibrary(editWords((w) => (w.text = ['a', '', 'b'])))).toThrow(/not text of 1–500/);
     const cut = encodeLibrary({ ...base, originals: [original] });
     expect(() => decodeLibrary(cut.subarray(0, cut.length - 1))).toThrow(/vector section/);
   });

@@ -4,12 +4,16 @@
  * reported per page, the setting turns it off, and a scan OCR cannot read leaves the library as
  * it was.
  */
+import 'fake-indexeddb/auto';
 import { readFile } from 'node:fs/promises';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { cleanPage, scannedPdf, tablePage } from '../../test/fixtures/scanned-pdf';
 import { nodeOcrAssets } from '../node/ocr-assets';
 import { nodePdfAssets } from '../node/pdf-assets';
 import { describeShared, sharedPath } from '../node/shared-data';
+import { wordsInSpan } from '../parse/ocr-words';
+import { pageParts } from '../parse/pdf-locate';
+import { Library } from '../storage/library';
 import type { FileProgress } from './ask-api';
 import { Engine } from './engine';
 import { ingestFiles } from './ingest-files';
@@ -65,6 +69,38 @@ describe('ingestFiles with OCR', () => {
         .chunks.map((c) => c.text)
         .join('\n');
       expect(text).toMatch(/forty blocks before the winter storms/);
+    },
+    OCR_TIMEOUT,
+  );
+
+  it(
+    'stores the scan’s OCR words with its original: a chunk’s span marks exactly its words on its page',
+    async () => {
+      const library = await Library.open({ name: 'evident-ingest-ocr-words' });
+      engine.attachStore(library);
+      const r = await ingestFiles(
+        engine,
+        [{ fileId: 's', name: 'harbour-scan.pdf', mimeType: '', bytes: scanBytes() }],
+        { ...pdfOptions, ocr: ocrOn, queue: library },
+      );
+      const out = r.files[0];
+      expect(out?.ok).toBe(true);
+      if (!out?.ok) return;
+      const original = await library.getOriginal(out.docId);
+      expect(original?.pages.map((p) => p.words !== undefined)).toEqual([true, true]);
+      const words = (s: string): string => (s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).join(' ');
+      const chunks = engine.documentChunks(out.docId)!.chunks;
+      for (const c of chunks) {
+        // The words each page's part of the chunk marks, joined over its pages: the chunk's words.
+        const marked = pageParts(original!.pages, c.start, c.end).flatMap((part) => {
+          const page = original!.pages.find((p) => p.page === part.page)!;
+          return wordsInSpan(page.words!, part.start - page.start, part.end - page.start).map(
+            (i) => page.words!.text[i],
+          );
+        });
+        expect(words(marked.join(' ')), `chunk ${c.ordinal}`).toBe(words(c.text));
+      }
+      library.close();
     },
     OCR_TIMEOUT,
   );

@@ -1,6 +1,8 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { wordsInSpan } from '../../parse/ocr-words';
 import { locateSpan, pageParts, type PagePart } from '../../parse/pdf-locate';
 import type { OriginalFile } from '../../worker/api';
+import { ocrLayerElements, ocrWordBoxes } from '../ocr-layer';
 import { loadPdfjs, openPdf, type PdfDocument } from '../pdf-view';
 
 /** The cited passage: the chunk's text and its offsets in the document text. */
@@ -23,7 +25,10 @@ const ZOOM_STEPS = [0.5, 0.67, 0.8, 1, 1.25, 1.5, 2, 3] as const;
 /**
  * The original PDF page of a citation: pdf.js draws the page on a canvas with its text layer on
  * top, and the cited span is marked in the text layer (`locateSpan`: the chunk's characters on
- * this page → the page's text items). A span across a page break is marked on both pages.
+ * this page → the page's text items). A scanned page has no text layer: the words OCR read there
+ * (kept with the original) are laid over the image instead, and the words whose place in the
+ * page's text meets the span are marked (`wordsInSpan`). A span across a page break is marked on
+ * both pages.
  * Keys while the view has focus: ←/PageUp and →/PageDown change page, + and − zoom, 0 fits the
  * width; Esc closes the dialog around it (the `<dialog>` does that, and holds focus while open).
  */
@@ -110,13 +115,26 @@ export function PdfPageView({ original, span, citationId, onShowPassage }: Props
       renderTask.promise.catch(() => {});
       layer.replaceChildren();
       layer.style.setProperty('--total-scale-factor', String(scale));
+      const part = parts.find((p) => p.page === page);
+      const range = original.pages.find((p) => p.page === page);
+      if (range?.words && range.words.text.length > 0) {
+        // A scanned page: its text came from these words, not from a text layer.
+        const hits = part ? wordsInSpan(range.words, part.start - range.start, part.end - range.start) : [];
+        layer.replaceChildren(
+          ...ocrLayerElements(document, ocrWordBoxes(range.words, new Set(hits)), base.width, base.height),
+        );
+        await renderTask.promise;
+        if (cancelled) return;
+        setRendered({ page, marked: hits.length });
+        layer.querySelector('mark')?.scrollIntoView({ block: 'center', inline: 'nearest' });
+        return;
+      }
       const content = await pdfPage.getTextContent();
       if (cancelled) return;
       const tl = new lib.TextLayer({ textContentSource: content, container: layer, viewport });
       textLayer = tl;
       await Promise.all([renderTask.promise, tl.render()]);
       if (cancelled) return;
-      const part = parts.find((p) => p.page === page);
       const marked = part ? markSpan(tl.textDivs, tl.textContentItemsStr, partText(span, part)) : 0;
       setRendered({ page, marked });
       layer.querySelector('mark')?.scrollIntoView({ block: 'center', inline: 'nearest' });
@@ -132,7 +150,7 @@ export function PdfPageView({ original, span, citationId, onShowPassage }: Props
       renderTask?.cancel();
       textLayer?.cancel();
     };
-  }, [doc, page, zoom, parts, span]);
+  }, [doc, page, zoom, parts, span, original]);
 
   // Keyboard: the dialog's keys reach the view wherever focus is inside it.
   useEffect(() => {
