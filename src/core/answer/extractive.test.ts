@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Conflict } from '../verify/conflict';
 import { REDACTION_MARK } from '../verify/injection';
 import { answerExtractive, answerFromPacket } from './extractive';
+import { decomposeQuestion } from '../select/rationales';
 import { selectEvidence } from '../select/select';
 import { buildCorpus, candidate } from '../select/testing';
 import { source } from './testing';
@@ -15,6 +16,25 @@ describe('answerExtractive', () => {
     source(2, 'Simona Halep of Romania became the 2019 Wimbledon champion in under an hour.'),
     source(3, 'Who won Wimbledon in 2019? Tickets for the 2020 edition go on sale in March.'),
   ];
+
+  it('quotes as support only passages that state the voted answer, never one that names a rival', () => {
+    // realtimeqa-dev's pattern: the rival passage covers aspects the answer's passages do not
+    // ("special guest", "concert film"), so without the rule it is quoted under "Beyoncé".
+    const question = 'Taylor Swift welcomed which special guest and guiding light to the premiere of her concert film?';
+    const a = answerExtractive({
+      question,
+      rationales: decomposeQuestion(question),
+      sources: [
+        source(1, 'Taylor Swift thanks guiding light Beyoncé for attending.'),
+        source(2, 'Swift called Beyoncé her guiding light at the premiere.'),
+        source(3, 'Adele appeared as the special guest of Taylor Swift at the premiere of her concert film.'),
+      ],
+    });
+    expect(a.short).toMatchObject({ text: 'Beyoncé' });
+    expect(a.sentences.length).toBeGreaterThan(1);
+    expect(a.sentences.map((x) => x.citationId)).not.toContain('S3');
+    expect(a.text).not.toContain('Adele');
+  });
 
   it('answers with the cited sentence that states the value most passages agree on, and its short span', () => {
     const a = answerExtractive({ question: "Who won the women's singles Wimbledon in 2019?", sources });

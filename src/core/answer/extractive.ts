@@ -616,11 +616,12 @@ export function answerExtractive(input: ExtractiveInput, options: Partial<Extrac
     : first;
   const chosen: Scored[] = [lead];
   const best = lead.match.slice();
+  const supports = supportRule(vote, input.question);
   while (chosen.length < o.maxSentences) {
     let pick: Scored | null = null;
     let pickGain = 0;
     for (const s of ranked) {
-      if (chosen.includes(s) || s.score < o.minScore) continue;
+      if (chosen.includes(s) || s.score < o.minScore || !supports(s)) continue;
       const gain = s.match.reduce((g, m, i) => g + Math.max(0, m - (best[i] as number)), 0);
       if (gain > pickGain + 1e-9) {
         pick = s;
@@ -687,6 +688,21 @@ export function answerExtractive(input: ExtractiveInput, options: Partial<Extrac
         }
       : null,
   };
+}
+
+const WH_WORD = /\b(?:what|which|who|whom|whose|when|where|why|how)\b/gu;
+
+/**
+ * Which sentences may be quoted beside a voted answer. For a question that asks one thing, only
+ * sentences of the passages that state the answer: another passage's sentence covers the
+ * question with another claim and would be quoted as support for this one ("Adele appeared as
+ * Swift's guiding light" under "Beyoncé", "… interrupted by a swarm of butterflies" under
+ * "Israel"). A question that asks two things ("how many days …, and what is the allowance?")
+ * takes its other part from other passages, values of the same kind included.
+ */
+function supportRule(vote: Vote | null, question: string): (s: Scored) => boolean {
+  if (vote === null || (foldText(question).match(WH_WORD) ?? []).length > 1) return () => true;
+  return (s) => vote.citationIds.includes(s.source.citationId);
 }
 
 /** "12" of "Refer to Note 12": a number that labels a part of the document is no answer. */

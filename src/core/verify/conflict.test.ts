@@ -344,3 +344,39 @@ describe('detectConflicts', () => {
     expect(r.dropped.map((c) => c.id)).toEqual(['x#0']);
   });
 });
+
+describe('detectConflicts and the question’s own premise', () => {
+  // realtimeqa-dev #13: passages that place the tunnel "in the northern Himalayas" (the question's
+  // words) lost a conflict to "India" and were dropped, leaving too little to answer "how many days".
+  const question =
+    'All 41 workers trapped in a collapsed tunnel in the northern Himalayas were rescued after how many days?';
+  const said = (where: string): string =>
+    `All 41 workers trapped in a collapsed tunnel in ${where} were rescued on Tuesday after 17 days underground.`;
+
+  it('never drops a passage for stating a value the question itself states', () => {
+    const lookup = setup(
+      { a: 'government', b: 'established_news', c: 'blog' },
+      { a: said('India'), b: said('India'), c: said('the northern Himalayas') },
+    );
+    const cands = [candidate('a#0', 0.9), candidate('b#0', 0.8), candidate('c#0', 0.7)];
+    const r = detectConflicts(cands, { question, lookup });
+    expect(r.conflicts.map((c) => c.sides.map((s) => s.display).sort())).toContainEqual([
+      'India',
+      'the northern Himalayas',
+    ]);
+    expect(r.kept.map((x) => x.id)).toContain('c#0');
+    expect(r.dropped).toHaveLength(0);
+  });
+
+  it('still drops the losing side when the question does not state it', () => {
+    const lookup = setup(
+      { a: 'government', b: 'established_news', c: 'blog' },
+      { a: said('India'), b: said('India'), c: said('Nepal') },
+    );
+    const r = detectConflicts([candidate('a#0', 0.9), candidate('b#0', 0.8), candidate('c#0', 0.7)], {
+      question,
+      lookup,
+    });
+    expect(r.dropped.map((x) => x.id)).toEqual(['c#0']);
+  });
+});

@@ -561,6 +561,9 @@ export function detectConflicts(
   const { lookup } = input;
   const asksEarlier = input.asksEarlier ?? false;
   const answerType: AnswerType = answerTypeOf(input.question);
+  const foldedQuestion = ` ${foldText(input.question)} `;
+  const statesQuestionValue = (s: SideValue): boolean =>
+    s.kind !== 'polarity' && foldText(s.display).length > 0 && foldedQuestion.includes(` ${foldText(s.display)} `);
   const own = new Set(candidates.map((c) => c.id));
   const context = (input.context ?? []).filter((c) => !own.has(c.id));
   const firstOfId = new Set<string>();
@@ -882,6 +885,9 @@ export function detectConflicts(
         .map((k) => `"${displayOf(k)}" (${(support[k] as number).toFixed(2)})`)
         .join(', ')}; resolved by ${resolvedBy.replace('_', ' ')}`;
       for (const k of order.slice(1)) {
+        // The question's own premise ("the northern Himalayas" in a question about how many days)
+        // is given, not disputed: a passage restating it does not lose for it.
+        if (statesQuestionValue(sides[k] as SideValue)) continue;
         for (const cid of full[k] as string[]) {
           losers.set(cid, {
             conflict: id,
