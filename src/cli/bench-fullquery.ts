@@ -5,8 +5,16 @@
  * the query embedding (its vectors are seeded random unit vectors, like the library's: scan
  * time does not depend on the values). Each stage is timed with `performance.now()`; selection
  * reports its own per-stage timings in the packet.
+ *
+ * Then the inquiry stage as the ask path calls it (`inquire`, src/core/inquiry) on the packed
+ * passages, with a first outcome of `supported` and no uncovered rationale: the only trigger left
+ * to check is the premise finder (does the evidence refer to a record it does not hold). When it
+ * does not trigger, that check and the release guard over the packet are all the stage costs; it
+ * is timed per query and reported beside the full query without it (the baseline, same run).
  */
+import { sourceBody } from '../core/answer/extractive';
 import { FlatIndex, type Quantization } from '../core/dense/flat-index';
+import { inquire, type InquiryRecord } from '../core/inquiry';
 import { SimdKernel } from '../core/dense/simd-kernel';
 import { Bm25Index } from '../core/lexical/bm25';
 import { fuse } from '../core/retrieval/fusion';
@@ -112,7 +120,21 @@ export function buildLibrary(
 }
 
 export interface FullQueryReport {
+  /** The full query without the inquiry stage (the baseline). */
   readonly latency: Latency;
+  /**
+   * The inquiry stage when it does not trigger: the stage alone, and the full query with it
+   * (each query's full-query time plus its stage time), over the queries where it did not trigger.
+   */
+  readonly inquiry: {
+    readonly stage: Latency;
+    readonly withStage: Latency;
+    /** The baseline over the same queries. */
+    readonly without: Latency;
+    readonly notTriggered: number;
+    /** Queries whose packed passages refer to a record they do not hold (the loop ran: not timed here). */
+    readonly triggered: number;
+  };
   /** Mean ms per stage: lexical, dense, fuse, select, and selection's own stages (`select.pool`, …). */
   readonly stages: Readonly<Record<string, number>>;
   readonly packedMean: number;
@@ -122,7 +144,22 @@ export interface FullQueryReport {
 export async function runFullQueries(built: BuiltLibrary, queries: readonly string[]): Promise<FullQueryReport> {
   const { bm25, dense, lib, dim } = built;
   const qvecs = randomUnitVectors(queries.length, dim, 13);
-  const one = async (i: number): Promise<{ total: number; stages: Record<string, number>; packed: number }> => {
+  const record = (id: string): InquiryRecord => {
+    const c = lib.byId.get(id) as Chunk;
+    return { id, docId: c.docId, title: lib.documents.get(c.docId)?.title ?? c.docId, text: c.text };
+  };
+  // The loop's search, should the trigger hold: the lexical index, as the engine's search would.
+  const search = (query: string, k: number): Promise<InquiryRecord[]> =>
+    Promise.resolve(bm25.search(query, { k }).map((h) => record(h.id)));
+  const one = async (
+    i: number,
+  ): Promise<{
+    total: number;
+    stages: Record<string, number>;
+    packed: number;
+    inquiryMs: number;
+    triggered: boolean;
+  }> => {
     const q = queries[i] as string;
     const t0 = performance.now();
     const lexical = bm25.search(q, { k: 100 });
@@ -147,22 +184,50 @@ export async function runFullQueries(built: BuiltLibrary, queries: readonly stri
       {},
     );
     const t4 = performance.now();
+    const inquiry = await inquire({
+      question: q,
+      outcome: 'supported',
+      uncovered: [],
+      evidence: packet.sources.map((s) => ({ id: s.chunkId, docId: s.docId, title: s.title, text: sourceBody(s) })),
+      search,
+      vectorOf: (id) => dense.get(id),
+    });
+    const t5 = performance.now();
     const stages: Record<string, number> = { lexical: t1 - t0, dense: t2 - t1, fuse: t3 - t2, select: t4 - t3 };
     for (const [stage, ms] of Object.entries(packet.timings)) stages[`select.${stage}`] = ms ?? 0;
-    return { total: t4 - t0, stages, packed: packet.sources.length };
+    return {
+      total: t4 - t0,
+      stages,
+      packed: packet.sources.length,
+      inquiryMs: t5 - t4,
+      triggered: inquiry.trace.triggered,
+    };
   };
   for (let i = 0; i < Math.min(5, queries.length); i++) await one(i);
   const totals: number[] = [];
+  const quiet: { total: number; stage: number }[] = [];
   const sums: Record<string, number> = {};
   let packed = 0;
   for (let i = 0; i < queries.length; i++) {
     const r = await one(i);
     totals.push(r.total);
+    if (!r.triggered) quiet.push({ total: r.total, stage: r.inquiryMs });
     packed += r.packed;
     for (const [k, v] of Object.entries(r.stages)) sums[k] = (sums[k] ?? 0) + v;
   }
   const stages = Object.fromEntries(Object.entries(sums).map(([k, v]) => [k, v / queries.length]));
-  return { latency: latencyOf(totals), stages, packedMean: packed / Math.max(1, queries.length) };
+  return {
+    latency: latencyOf(totals),
+    inquiry: {
+      stage: latencyOf(quiet.map((x) => x.stage)),
+      withStage: latencyOf(quiet.map((x) => x.total + x.stage)),
+      without: latencyOf(quiet.map((x) => x.total)),
+      notTriggered: quiet.length,
+      triggered: queries.length - quiet.length,
+    },
+    stages,
+    packedMean: packed / Math.max(1, queries.length),
+  };
 }
 
 export interface ScanReport {

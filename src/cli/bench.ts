@@ -7,7 +7,9 @@
  *   --dense      the exact dense scan (WASM SIMD float32, plain JS float32, int8, int8 + rescoring)
  *                vs the memory-bandwidth bound measured in the same run (`bench-fullquery.ts`)
  *   --fullquery  lexical + dense scan + fusion + evidence selection at 100k chunks, per stage,
- *                excluding the query embedding; index memory vs raw vectors + postings
+ *                excluding the query embedding; index memory vs raw vectors + postings; and the
+ *                full query with and without the inquiry stage when it does not trigger (the
+ *                trigger check and the release guard over the packet, as the ask calls them)
  *   --startup    a stored 10k / 100k-chunk library in the real app in Chromium: time to
  *                searchable (lexical) and fully loaded (`bench-startup.ts`)
  *   --embed      the embedded USE-lite model, inputs/s at batch 1, 8, 32 on ~120-token chunks
@@ -196,6 +198,17 @@ function fullQueryTable(rows: readonly FullQueryRow[]): string {
         .join(', ') +
       ')',
   );
+  out.push(
+    '\ninquiry stage when it does not trigger (first outcome supported, no uncovered rationale: the premise check and the release guard over the packet; same run, same queries)',
+    '| runtime | chunks | queries not triggered / triggered | full query without p50 / p95 | with the stage p50 / p95 | the stage alone p50 / p95 |',
+    '|---|---:|---:|---:|---:|---:|',
+  );
+  for (const r of rows) {
+    const q = r.report.inquiry;
+    out.push(
+      `| ${r.runtime} | ${r.chunks.toLocaleString('en')} | ${q.notTriggered} / ${q.triggered} | ${f(q.without.p50)} / ${f(q.without.p95)} ms | ${f(q.withStage.p50)} / ${f(q.withStage.p95)} ms | ${f(q.stage.p50)} / ${f(q.stage.p95)} ms |`,
+    );
+  }
   return out.join('\n');
 }
 

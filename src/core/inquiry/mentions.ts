@@ -8,10 +8,30 @@ import { analyze } from '../text/analyze';
 import { splitSentences } from '../text/sentences';
 import type { InquiryRecord } from './types';
 
-/** Sentences of a text, in order. */
-export function sentencesOf(text: string): string[] {
-  return splitSentences(text).map((s) => text.slice(s.start, s.end));
+/** Texts a memo keeps at most; past it, it starts over (one ask reads a packet of ~15 passages). */
+const MEMO_LIMIT = 2048;
+
+/**
+ * A text's reading, computed once: the premise finder, the trigger and the release guard read the
+ * same passages many times over (every identifier is checked against every record's heading), and
+ * the trigger runs on every ask. Results are shared, so callers never mutate them.
+ */
+function memo<T>(read: (text: string) => T): (text: string) => T {
+  const seen = new Map<string, T>();
+  return (text) => {
+    const had = seen.get(text);
+    if (had !== undefined) return had;
+    if (seen.size >= MEMO_LIMIT) seen.clear();
+    const value = read(text);
+    seen.set(text, value);
+    return value;
+  };
 }
+
+/** Sentences of a text, in order. */
+export const sentencesOf: (text: string) => readonly string[] = memo((text) =>
+  splitSentences(text).map((s) => text.slice(s.start, s.end)),
+);
 
 /**
  * Codes: letter-and-digit tokens joined by a hyphen, slash or dot ("CD-1968-K", "14a-8", "ZN-8753-G"),
@@ -23,7 +43,9 @@ const NUMBERED_PART =
   /\b(?:Note|Item|Section|Schedule|Rule|Annex|Appendix|Exhibit|Article|Clause|Part|Chapter|Paragraph|Form|Regulation|Table)\s+(?:\d+[A-Za-z]?(?:[.-]\d+[A-Za-z]?)*|[A-Z](?![\p{L}]))/gu;
 
 /** Identifiers in a text, first occurrence first, without repeats. */
-export function identifiersIn(text: string): string[] {
+export const identifiersIn: (text: string) => readonly string[] = memo(readIdentifiers);
+
+function readIdentifiers(text: string): string[] {
   const found: { at: number; id: string }[] = [];
   for (const m of text.matchAll(CODE)) found.push({ at: m.index, id: m[0] });
   for (const m of text.matchAll(NUMBERED_PART)) found.push({ at: m.index, id: m[0].replace(/\s+/gu, ' ') });
@@ -32,7 +54,7 @@ export function identifiersIn(text: string): string[] {
 }
 
 /** Words that open a sentence or a question and are capitalised for that reason only. */
-const OPENERS = new Set([
+export const OPENERS: ReadonlySet<string> = new Set([
   'a',
   'an',
   'the',
@@ -94,7 +116,9 @@ const NAME = /\p{Lu}[\p{L}\p{M}'’-]*(?:\s+(?:of\s+|de\s+|van\s+|von\s+)?\p{Lu}
  * words, without a leading opener ("Where", "The") and without codes. A single capitalised word is
  * a name only when it does not open its sentence.
  */
-export function namesIn(text: string): string[] {
+export const namesIn: (text: string) => readonly string[] = memo(readNames);
+
+function readNames(text: string): string[] {
   const out: string[] = [];
   let masked = text;
   for (const id of identifiersIn(text)) masked = masked.split(id).join(' 0 ');
@@ -134,15 +158,23 @@ export function containsStems(text: string, phrase: string): boolean {
 
 /** The heading of a record: its title and first sentence, where a record names what it is. */
 export function headOf(record: InquiryRecord): string {
-  // A record that opens with a title line ("Agreement", then "Executed master agreement MA-2231.")
-  // is headed by both: leading lines without a sentence's end are read up to the first sentence (≤ 3 units).
-  const units = sentencesOf(record.text);
+  return readHead(record.title, record.text);
+}
+
+const headCache = memo((text: string) => {
+  const units = sentencesOf(text);
   const head: string[] = [];
   for (const u of units.slice(0, 3)) {
     head.push(u);
     if (/[.!?:;]["'”’)]*\s*$/u.test(u)) break;
   }
-  return `${record.title}. ${head.join(' ')}`;
+  return head.join(' ');
+});
+
+function readHead(title: string, text: string): string {
+  // A record that opens with a title line ("Agreement", then "Executed master agreement MA-2231.")
+  // is headed by both: leading lines without a sentence's end are read up to the first sentence (≤ 3 units).
+  return `${title}. ${headCache(text)}`;
 }
 
 /** True when `record` defines `identifier`: it names it in its title or first sentence. */
@@ -172,7 +204,9 @@ const TARGET_END = /\s+(?:and|but|which|who|where|while|until|unless|because|is|
  * that names something: an identifier, a capitalised name or a possessive ("that archive's signed
  * rules"). "Under review" and "according to neighbours" name nothing and are no reference.
  */
-export function referencesIn(text: string): Reference[] {
+export const referencesIn: (text: string) => readonly Reference[] = memo(readReferences);
+
+function readReferences(text: string): Reference[] {
   const out: Reference[] = [];
   for (const sentence of sentencesOf(text)) {
     for (const m of sentence.matchAll(REFERENCE)) {
@@ -247,7 +281,9 @@ function toKind(phrase: string, sentence: string): BindingKind | null {
 }
 
 /** Binding kinds a text states, first occurrence first, one per kind. */
-export function bindingKindsIn(text: string): BindingKind[] {
+export const bindingKindsIn: (text: string) => readonly BindingKind[] = memo(readBindingKinds);
+
+function readBindingKinds(text: string): BindingKind[] {
   const out: BindingKind[] = [];
   for (const sentence of sentencesOf(text)) {
     for (const re of BINDING_PATTERNS) {
