@@ -6,8 +6,11 @@
  * One BM25 index (term weights, as the engine searches) over the whole corpus. Per question: the
  * first retrieval takes the top `first` paragraphs; each loop policy (premise-directed, repeated
  * question, query expansion — the same planners as on inquiry-dev) then runs `runInquiry` with
- * budget B and top r, so it holds at most first + B × r paragraphs. Single-shot BM25 is scored at
- * that same matched budget (its top first + B × r). Metrics per hop count: all-gold recall (every
+ * budget B and top r: every round brings r paragraphs not yet held (`readPastHeld`, for every
+ * policy), and a loop that stops early
+ * hands the budget it did not spend to the first retrieval's next paragraphs, so each policy holds
+ * first + B × r paragraphs. Single-shot BM25 is scored at that same matched budget (its top
+ * first + B × r). Metrics per hop count: all-gold recall (every
  * gold paragraph of the question held) and gold recall (the share held). Gold comes from the qrels
  * and is read only for scoring.
  */
@@ -72,6 +75,21 @@ export async function evaluateMusique(dir: string, options: MusiqueOptions): Pro
       ),
     );
   const matched = options.first + options.budget * options.topR;
+  // A loop that stopped early (released, or nothing left to ask) leaves budget unspent: it goes to
+  // the first retrieval's next passages, so every policy is scored at the same number of passages.
+  const withFill = async (held: readonly InquiryRecord[], question: string, n: number): Promise<InquiryRecord[]> => {
+    const out = [...held];
+    if (out.length >= n) return out;
+    const have = new Set(out.map((r) => r.docId));
+    for (const r of await search(question, n + held.length)) {
+      if (out.length >= n) break;
+      if (!have.has(r.docId)) {
+        have.add(r.docId);
+        out.push(r);
+      }
+    }
+    return out;
+  };
   const queries = data.queries.slice(0, options.limit ?? data.queries.length);
   const scored = new Map<MusiquePolicy, Scored[]>(MUSIQUE_POLICIES.map((p) => [p, []]));
   for (const q of queries) {
@@ -92,9 +110,9 @@ export async function evaluateMusique(dir: string, options: MusiqueOptions): Pro
     for (const [policy, planner] of Object.entries(PLANNERS) as [MusiquePolicy, InquiryPlanner][]) {
       const run = await runInquiry(
         { question: q.text, evidence: firstHits, search, planner },
-        { budget: options.budget, topR: options.topR },
+        { budget: options.budget, topR: options.topR, readPastHeld: true },
       );
-      scored.get(policy)!.push(score(run.state.evidence));
+      scored.get(policy)!.push(score(await withFill(run.state.evidence, q.text, matched)));
     }
   }
   const rows: MusiqueRow[] = [];

@@ -43,6 +43,18 @@ describe('runInquiry', () => {
     expect(new Set(run.state.evidence.map((r) => r.docId)).size).toBe(run.state.evidence.length);
   });
 
+  it('readPastHeld: a round reads past held documents until it has r new ones; off, held hits use up r', async () => {
+    const on = await runInquiry(input(repeatPlanner), { budget: 1, topR: 2, readPastHeld: true });
+    const added = on.rounds[0]?.hits.filter((h) => h.added) ?? [];
+    expect(added).toHaveLength(2);
+    expect(on.state.evidence).toHaveLength(CONTRACT_INITIAL.length + 2);
+    const off = await runInquiry(input(repeatPlanner), { budget: 1, topR: 2 });
+    expect(off.rounds[0]?.hits).toHaveLength(2);
+    // The question's own top hits are the documents already held: nothing new by default.
+    expect(off.state.evidence.length).toBeLessThan(on.state.evidence.length);
+    await expect(runInquiry(input(), { readPastHeld: 'yes' } as never)).rejects.toThrow(/readPastHeld/u);
+  });
+
   it('the controls do not reach the binding record on this world', async () => {
     for (const planner of [repeatPlanner, expansionPlanner]) {
       const run = await runInquiry(input(planner));

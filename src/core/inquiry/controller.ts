@@ -1,10 +1,11 @@
 /**
  * The controller: runs a planner under the budget (B follow-up queries, top r records each),
- * admits what comes back de-duplicated by document, checks the release guard after every round
+ * admits what comes back de-duplicated by document (with `readPastHeld`, reading past the hits of
+ * documents already held until r are new), checks the release guard after every round
  * and records every step. It stops when the guard releases, the planner has nothing left to ask
  * or fails (the error is recorded), or the budget is spent.
  */
-import { assertKnownOptions } from '../errors';
+import { assertKnownOptions, EvidentError } from '../errors';
 import { checkInt, clock } from '../select/common';
 import type { InquiryPlanner } from './planners';
 import { releaseGuard } from './release';
@@ -35,7 +36,28 @@ export function inquiryOptions(options: Partial<InquiryOptions> = {}): InquiryOp
   const o = { ...DEFAULT_INQUIRY_OPTIONS, ...options };
   checkInt('inquiry', 'budget', o.budget, 0, 16);
   checkInt('inquiry', 'topR', o.topR, 1, 100);
+  if (typeof o.readPastHeld !== 'boolean')
+    throw new EvidentError(
+      'invalid_option',
+      `inquiry: option "readPastHeld" must be true or false, got ${String(o.readPastHeld)}.`,
+    );
   return o;
+}
+
+/** The hits up to the `r`-th one whose document is not yet held (the ones before it are recorded too). */
+function newHits(state: InquiryState, hits: readonly InquiryRecord[], r: number): InquiryRecord[] {
+  const held = new Set(state.evidence.map((e) => e.docId));
+  const out: InquiryRecord[] = [];
+  let fresh = 0;
+  for (const h of hits) {
+    if (fresh === r) break;
+    out.push(h);
+    if (!held.has(h.docId)) {
+      held.add(h.docId);
+      fresh++;
+    }
+  }
+  return out;
 }
 
 export async function runInquiry(input: InquiryRunInput, options: Partial<InquiryOptions> = {}): Promise<InquiryRun> {
@@ -65,8 +87,9 @@ export async function runInquiry(input: InquiryRunInput, options: Partial<Inquir
       state = withRound(state, { ...base, step, error: null, stopped: 'nothing left to ask', ms: now() - t0 }, []);
       break;
     }
-    const hits = (await input.search(step.query, o.topR)).slice(0, o.topR);
-    const admitted = admit(state, hits);
+    const admitted = o.readPastHeld
+      ? admit(state, newHits(state, await input.search(step.query, o.topR + state.evidence.length), o.topR))
+      : admit(state, (await input.search(step.query, o.topR)).slice(0, o.topR));
     const next = withRound(
       state,
       { ...base, step, hits: admitted.hits, error: null, stopped: null, ms: 0 },

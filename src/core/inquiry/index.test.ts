@@ -14,7 +14,7 @@ describe('inquire (the ask pipeline’s entry)', () => {
     expect(search.calls).toEqual([]);
     expect(r.followUp).toEqual([]);
     expect(r.trace.triggered).toBe(false);
-    expect(r.trace.budget).toEqual({ budget: 2, topR: 3 });
+    expect(r.trace.budget).toEqual({ budget: 2, topR: 3, readPastHeld: false });
   });
 
   it('on an abstention returns the follow-up evidence and the whole trace', async () => {

@@ -15,6 +15,29 @@ describe('planners', () => {
     expect(step.query).not.toContain('payment');
   });
 
+  it('premise: without a structural premise, the bridge the question’s record introduces, with the uncovered words', () => {
+    const q = 'Which river flows past the yard that built the ferry Morrow Swan?';
+    const held = startState(q, [
+      {
+        id: 'f',
+        docId: 'f',
+        title: 'Morrow Swan',
+        text: 'Morrow Swan is a ferry. She was built by Kestrel Dockworks.',
+      },
+    ]);
+    const step = premisePlanner.next(held) as Awaited<ReturnType<typeof premisePlanner.next>>;
+    expect(step.found?.kind).toBe('bridge');
+    expect(step.query).toMatch(/^Kestrel Dockworks /u);
+    expect(step.query).toMatch(/river/u);
+    expect(step.query).not.toMatch(/ferry|Morrow/u);
+  });
+
+  it('premise: structural premises come before bridges', () => {
+    // The contract world's records introduce names too; the binding premise still leads.
+    const step = premisePlanner.next(state) as Awaited<ReturnType<typeof premisePlanner.next>>;
+    expect(step.found?.kind).toBe('binding');
+  });
+
   it('premise: stops when nothing is open', () => {
     const done = startState('What is it?', [{ id: 'x', docId: 'x', title: 'Page', text: 'a plain page.' }]);
     expect((premisePlanner.next(done) as { stop: boolean }).stop).toBe(true);

@@ -3,11 +3,12 @@
  * repeat and expansion planners are the controls the evaluation compares it with (same loop,
  * budget, retriever and release rule). The generator planner is in `generator.ts`.
  */
+import { bridgePremises } from './bridge';
 import { stemsOf } from './mentions';
 import { findPremises } from './premises';
 import { buildQuery } from './query';
 import { askedKeys, askedQueries, type InquiryState } from './state';
-import type { InquiryStep, PlannerName } from './types';
+import type { InquiryStep, PlannerName, Premise, PremiseKind } from './types';
 
 export interface InquiryPlanner {
   readonly name: PlannerName;
@@ -23,13 +24,23 @@ const STOP: InquiryStep = Object.freeze({
   stop: true,
 });
 
-/** Premise-directed: the most decisive open premise, queried by its own terms plus its entity. */
+/** What the structural finder reads; names beside the entity give way to bridges (`bridge.ts`). */
+const STRUCTURAL: ReadonlySet<PremiseKind> = new Set<PremiseKind>(['identifier', 'binding', 'reference']);
+
+/**
+ * Premise-directed: the most decisive open premise, queried by its own terms plus its entity;
+ * structural premises (identifiers, binding kinds, references) first, then bridges.
+ */
 export const premisePlanner: InquiryPlanner = Object.freeze({
   name: 'premise' as const,
   next(state: InquiryState): InquiryStep {
     const asked = askedKeys(state);
     const sent = askedQueries(state);
-    for (const p of findPremises({ question: state.question, evidence: state.evidence, asked })) {
+    const structural = findPremises({ question: state.question, evidence: state.evidence, asked, kinds: STRUCTURAL });
+    const bridges = bridgePremises({ question: state.question, evidence: state.evidence, asked });
+    // Bridges rank by their priority among the structural premises (below all but passing references).
+    const ranked: Premise[] = [...structural, ...bridges].sort((a, b) => b.priority - a.priority);
+    for (const p of ranked) {
       const query = buildQuery(p, state.question);
       if (query === null || sent.has(query.toLowerCase())) continue;
       return { premise: p.text, why: p.why, query, discriminator: p.discriminator, stop: false, found: p };

@@ -14,6 +14,32 @@ describe('findPremises', () => {
     }
   });
 
+  it('kinds: only the premises asked for', () => {
+    const evidence = contractRecords(CONTRACT_INITIAL);
+    const all = findPremises({ question: CONTRACT_QUESTION, evidence });
+    expect(all.some((p) => p.kind === 'entity')).toBe(true);
+    const some = findPremises({ question: CONTRACT_QUESTION, evidence, kinds: new Set(['binding', 'reference']) });
+    expect(some.length).toBeGreaterThan(0);
+    expect(some.every((p) => p.kind === 'binding' || p.kind === 'reference')).toBe(true);
+  });
+
+  it('a reference from a record not about the entity ranks below one from a record that is', () => {
+    const rec = (id: string, text: string) => ({ id, docId: id, title: id, text });
+    const premises = findPremises({
+      question: CONTRACT_QUESTION,
+      evidence: [
+        // A record's heading (title and first sentence) is what it is about, so the references come later.
+        rec('aside', 'Grain report. Grain prices rose, according to the Corven Harvest Survey.'),
+        rec(
+          'about',
+          'Dispute note. Brennic Foods and Halvorsen Mills settle disputes as set out in the Dallow Arbitration Rules.',
+        ),
+      ],
+    }).filter((p) => p.kind === 'reference');
+    expect(premises.map((p) => p.fromIds[0])).toEqual(['about', 'aside']);
+    expect(premises[0]!.priority).toBeGreaterThan(premises[1]!.priority);
+  });
+
   it('once the binding record is held, its reference to an undefined identifier comes first', () => {
     const premises = findPremises({
       question: CONTRACT_QUESTION,

@@ -9,7 +9,9 @@
  *      when no record of that kind about the entity is held (+0.5 when its issuer is named,
  *      +0.25 per further record that states it);
  *   2  an identifier referred to by another record; 1.5 a reference to a named target no record's
- *      heading names; 1 a name the evidence introduces beside the entity that no record is about.
+ *      heading names, from a record about the entity or of a binding kind (0.25 from any other:
+ *      a source a passage cites in passing, below the bridges of `bridge.ts` at 0.5); 1 a name
+ *      the evidence introduces beside the entity that no record is about.
  *
  * A record *defines* an identifier when its title or first sentence names it (a record names what
  * it is first). The priorities order kinds of evidence, not words of a domain.
@@ -27,13 +29,15 @@ import {
   stemsOf,
   type BindingKind,
 } from './mentions';
-import type { InquiryRecord, Premise } from './types';
+import type { InquiryRecord, Premise, PremiseKind } from './types';
 
 export interface PremiseInput {
   readonly question: string;
   readonly evidence: readonly InquiryRecord[];
   /** Keys of premises already queried: never proposed again. */
   readonly asked?: ReadonlySet<string>;
+  /** Only premises of these kinds (all by default): the trigger asks only for those that refer elsewhere. */
+  readonly kinds?: ReadonlySet<PremiseKind>;
 }
 
 /** The name nearest before (or in) the sentence of `at` in `text`, other than the question's names. */
@@ -140,11 +144,13 @@ function bindingPremises(input: PremiseInput, entity: readonly string[]): Premis
     });
 }
 
-function referenceAndEntityPremises(input: PremiseInput, entity: readonly string[]): Premise[] {
+function referenceAndEntityPremises(input: PremiseInput, entity: readonly string[], names: boolean): Premise[] {
   const { evidence } = input;
   const out: Premise[] = [];
   const heads = evidence.map(headOf);
+  const kinds = bindingKindsOfEvidence(evidence);
   for (const r of evidence) {
+    const about = namesAll(r.text, entity) || kinds.some((k) => isOfKind(r, k));
     for (const ref of referencesIn(r.text)) {
       if (identifiersIn(ref.target).length > 0) continue;
       const names = namesIn(`x ${ref.target}`);
@@ -158,10 +164,10 @@ function referenceAndEntityPremises(input: PremiseInput, entity: readonly string
         entity: entity.length > 0 ? entity.join(' ') : null,
         discriminator: `a record whose heading names ${names.join(', ')}`,
         fromIds: [r.id],
-        priority: 1.5,
+        priority: about ? 1.5 : 0.25,
       });
     }
-    if (!namesAll(r.text, entity)) continue;
+    if (!names || !namesAll(r.text, entity)) continue;
     for (const name of namesIn(r.text)) {
       if (entity.some((e) => e.includes(name) || name.includes(e)) || heads.some((h) => h.includes(name))) continue;
       out.push({
@@ -183,11 +189,12 @@ function referenceAndEntityPremises(input: PremiseInput, entity: readonly string
 /** Open premises, most decisive first (ties: the order they were found), one per key. */
 export function findPremises(input: PremiseInput): Premise[] {
   const entity = namesIn(input.question);
+  const want = (kind: PremiseKind): boolean => !input.kinds || input.kinds.has(kind);
   const all = [
-    ...identifierPremises(input, entity),
-    ...bindingPremises(input, entity),
-    ...referenceAndEntityPremises(input, entity),
-  ];
+    ...(want('identifier') ? identifierPremises(input, entity) : []),
+    ...(want('binding') ? bindingPremises(input, entity) : []),
+    ...(want('reference') || want('entity') ? referenceAndEntityPremises(input, entity, want('entity')) : []),
+  ].filter((p) => want(p.kind));
   const byKey = new Map<string, Premise>();
   for (const p of all) {
     if (input.asked?.has(p.key)) continue;

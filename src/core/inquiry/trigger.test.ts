@@ -25,6 +25,18 @@ describe('shouldInquire', () => {
     expect(d.reasons).toEqual(['the evidence does not cover “currency”']);
   });
 
+  it('a name the evidence introduces beside the entity is no trigger (it refers to no record)', () => {
+    const evidence = [
+      {
+        id: 'n',
+        docId: 'n',
+        title: 'Note',
+        text: 'Brennic Foods and Halvorsen Mills met Oskar Tellan at the Pellam fair.',
+      },
+    ];
+    expect(shouldInquire({ question: CONTRACT_QUESTION, outcome: 'supported', evidence }).triggered).toBe(false);
+  });
+
   it('runs when supported evidence refers to a record it does not contain', () => {
     const d = shouldInquire({
       question: CONTRACT_QUESTION,

@@ -5,7 +5,7 @@
  * check (the premise finder over the packed passages).
  */
 import { findPremises } from './premises';
-import type { InquiryRecord } from './types';
+import type { InquiryRecord, PremiseKind } from './types';
 
 /** The first answer's outcome, as the ask pipeline names it. */
 export type FirstOutcome = 'supported' | 'partial' | 'abstain' | 'conflict';
@@ -25,7 +25,7 @@ export interface TriggerDecision {
 }
 
 /** Premise kinds that mean "the evidence points at a record it does not hold". */
-const REFERRING = new Set(['identifier', 'reference', 'binding']);
+const REFERRING: ReadonlySet<PremiseKind> = new Set<PremiseKind>(['identifier', 'reference', 'binding']);
 
 export function shouldInquire(input: TriggerInput): TriggerDecision {
   const reasons: string[] = [];
@@ -33,9 +33,8 @@ export function shouldInquire(input: TriggerInput): TriggerDecision {
   if (input.outcome === 'abstain') reasons.push('the first answer abstained');
   const uncovered = input.uncovered ?? [];
   if (uncovered.length > 0) reasons.push(`the evidence does not cover ${uncovered.map((u) => `“${u}”`).join(', ')}`);
-  const open = findPremises({ question: input.question, evidence: input.evidence }).filter((p) =>
-    REFERRING.has(p.kind),
-  );
+  // Only the referring kinds: the names a passage introduces (the costliest to read) never trigger.
+  const open = findPremises({ question: input.question, evidence: input.evidence, kinds: REFERRING });
   if (open.length > 0) reasons.push(`the evidence refers to a record it does not contain: ${open[0]?.text}`);
   return { triggered: reasons.length > 0, reasons };
 }

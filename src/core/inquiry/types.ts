@@ -12,8 +12,8 @@ export interface InquiryRecord {
   readonly text: string;
 }
 
-/** The closed set of premise kinds the model-free finder names. */
-export const PREMISE_KINDS = ['identifier', 'binding', 'reference', 'entity'] as const;
+/** The closed set of premise kinds the model-free finder names (`bridge`: `bridge.ts`). */
+export const PREMISE_KINDS = ['identifier', 'binding', 'reference', 'entity', 'bridge'] as const;
 export type PremiseKind = (typeof PREMISE_KINDS)[number];
 
 /** One unresolved premise: what is missing, why it decides the answer, and how to look for it. */
@@ -98,6 +98,12 @@ export interface InquiryOptions {
   readonly budget: number;
   /** Records read per follow-up query (r). */
   readonly topR: number;
+  /**
+   * Read past hits whose document is already held until a round has r new records (false: the
+   * paper's top r, held documents recorded and not added). On: every round spends its r on new
+   * evidence, so a run holds first + B × r records — the matched budget of a retrieval comparison.
+   */
+  readonly readPastHeld: boolean;
 }
 
-export const DEFAULT_INQUIRY_OPTIONS: InquiryOptions = Object.freeze({ budget: 2, topR: 3 });
+export const DEFAULT_INQUIRY_OPTIONS: InquiryOptions = Object.freeze({ budget: 2, topR: 3, readPastHeld: false });
