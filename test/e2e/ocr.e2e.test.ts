@@ -135,19 +135,8 @@ describe.skipIf(ctx.skip !== null)('OCR of a scanned PDF in Chromium', () => {
     // The cited span is marked on the scan, over the words OCR read there.
     await view.locator('mark.pdf-hit').first().waitFor({ timeout: 30_000 });
     const marked = words((await view.locator('mark.pdf-hit').allTextContents()).join(' '));
-    await view.getByTestId('show-passage').click();
-    const cited = page.getByTestId('passage-dialog').locator('.passage-cited');
-    await cited.waitFor({ timeout: 10_000 });
-    const passage = words((await cited.locator(':scope > p:not(.passage-where)').allInnerTexts()).join(' '));
     // A chunk that opens with its section's heading shows it in the "where" line, not in the text.
-    const where = await cited.locator('.passage-where > span:not(.cited-label)').allInnerTexts();
-    const heading = words(
-      where
-        .find((w) => !/^Page \d+$/.test(w))
-        ?.split(' › ')
-        .at(-1) ?? '',
-    );
-    await page.getByTestId('passage-dialog').getByTestId('show-page').click();
+    const { passage, heading } = await citedWords();
     await view.locator('mark.pdf-hit').first().waitFor({ timeout: 30_000 });
     await expect.poll(() => view.getAttribute('data-rendered'), { timeout: 30_000 }).toBe('1');
     console.log(`[e2e] OCR page view: ${citation} marks ${JSON.stringify(marked)}`);
