@@ -380,6 +380,8 @@ const REASONS: Readonly<Record<string, string>> = Object.freeze({
   missing_premise: 'Your documents do not mention what the question is about.',
   uncovered: 'The best answer sentence covers only part of the question.',
   low_scores: 'The passages found match the question only weakly.',
+  uncorroborated:
+    'One passage states an answer, but nothing else in your documents confirms it, and on its own it is not strong enough to release.',
   indirect:
     'The passages found are about the question’s subject, but none of them answers it directly (no sentence or table cell states the answer).',
   computation:
@@ -393,6 +395,7 @@ const SUGGESTIONS: Readonly<Record<string, string>> = Object.freeze({
   missing_premise: 'Check the spelling, or add the document that covers it.',
   uncovered: 'Ask about one aspect at a time.',
   low_scores: "Try a narrower question in the documents' own words, or add the document that covers it.",
+  uncorroborated: 'Open the passage below to check it yourself, or add a document that confirms it.',
   indirect:
     'Open the closest passages below, or ask for one figure by its row and period (for example “accounts payable at December 31, 2018”).',
   computation:

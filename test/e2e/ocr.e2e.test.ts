@@ -2,7 +2,7 @@
  * OCR of a scanned PDF in Chromium (issue 16, part 2): a PDF the test makes (text drawn onto an
  * image, no text layer) is added through the Library's file input; tesseract.js, its WASM core and
  * the English data load from the app's origin on first need; the scan becomes searchable, a
- * question about its text is answered with a citation marked "OCR", the page view shows the scan
+ * question about its text is answered (outcome supported) with a citation marked "OCR", the page view shows the scan
  * with the cited span marked over its words (the marked words are the cited passage's, each mark
  * over ink of the scan, also zoomed; a screenshot goes to /tmp/notes/ocr-highlight.png), and no
  * request leaves the origin. Prints pages per minute (add to listed, OCR dominating).
@@ -102,6 +102,9 @@ describe.skipIf(ctx.skip !== null)('OCR of a scanned PDF in Chromium', () => {
       .getByTestId('ask-status')
       .getByText(/Answered in/)
       .waitFor({ timeout: 120_000 });
+    // Answered, not refused: the copy of the page in the other scan is no rival source.
+    expect(await page.getByTestId('ask-result').getAttribute('data-outcome')).toBe('supported');
+    expect(await page.getByTestId('ask-result').innerText()).toMatch(/forty/);
     // Both scans hold the harbour page: either may be cited.
     const source = page
       .getByTestId('sources')

@@ -56,7 +56,12 @@ describe('decideAbstention', () => {
       },
       bias: -3,
     };
+    // One passage states the value and that is what the model holds against it.
     expect(decideAbstention({ ...base, voteSources: 1 }, { factoid: { model, threshold: 0.35 } })).toMatchObject({
+      abstain: true,
+      reason: 'uncorroborated',
+    });
+    expect(decideAbstention({ ...base, voteSources: 0 }, { factoid: { model, threshold: 0.35 } })).toMatchObject({
       abstain: true,
       reason: 'low_scores',
     });
@@ -277,5 +282,31 @@ describe('documentMargin', () => {
     expect(documentMargin({ candidates: [] }, one)).toBe(1);
     expect(documentMargin({ candidates: [] }, [])).toBe(0);
     expect(documentMargin({ candidates: [] }, [{ ...one[0]!, scores: { fused: 0 } }])).toBe(0);
+  });
+
+  it('does not count a copy of the top passage in another file as a competitor', async () => {
+    // The same scanned page added twice: dedup keeps one copy; the other is no rival document.
+    const page = 'The engineers recommend replacing forty blocks before the winter storms.';
+    const c = buildCorpus([
+      { id: 'scan-a', sourceType: 'unknown', status: 'current', chunks: [page] },
+      { id: 'scan-b', sourceType: 'unknown', status: 'current', chunks: [page] },
+      { id: 'policy', sourceType: 'internal_policy', status: 'current', chunks: ['Staff may work remotely.'] },
+    ]);
+    const pool = [
+      { ...candidate('scan-a#0', 1), scores: { fused: 1 }, ranks: { bm25: 1 } },
+      { ...candidate('scan-b#0', 1), scores: { fused: 1 }, ranks: { bm25: 2 } },
+      { ...candidate('policy#0', 0.2), scores: { fused: 0.2 }, ranks: { bm25: 3 } },
+    ];
+    const packet = await selectEvidence({
+      question: 'How many blocks do the engineers recommend replacing?',
+      candidates: pool,
+      chunks: c.chunks,
+      documents: c.documents,
+    });
+    const dropped = packet.candidates.find((x) => x.trace.some((e) => e.detail?.duplicateOf !== undefined));
+    expect(dropped?.docId).toMatch(/^scan-/);
+    expect(documentMargin(packet, pool)).toBeGreaterThan(0.5);
+    // Read without the trail, the copy ties with the top.
+    expect(documentMargin({ candidates: [] }, pool)).toBe(0);
   });
 });

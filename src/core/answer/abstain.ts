@@ -29,8 +29,9 @@
  * a name the question mentions found in no packed passage → 'missing_premise'; otherwise the
  * kind's logistic model of "the answer is correct" over its standardised features, fitted by
  * `src/cli/fit-abstain.ts` with every weight kept ≥ 0; below the kind's threshold it abstains,
- * with 'uncovered' when the answer sentence's coverage is the weakest standardised feature and
- * 'low_scores' otherwise.
+ * with 'uncovered' when the answer sentence's coverage is the weakest standardised feature,
+ * 'uncorroborated' when a factoid's value is stated by one passage and that count is what pulled
+ * the probability down most, and 'low_scores' otherwise.
  */
 import type { Candidate } from '../types';
 import { assertKnownOptions } from '../errors';
@@ -111,6 +112,7 @@ export const ABSTENTION_REASONS = [
   'missing_premise',
   'uncovered',
   'low_scores',
+  'uncorroborated',
   'indirect',
   'computation',
 ] as const;
@@ -298,17 +300,25 @@ export interface SignalInput {
  * retrieval score times its prior (λ of its source type × its status factor, from the priors stage
  * of the packet's trace; 1 without one), s1 the best candidate's and s2 the best of any *other
  * document*. Another chunk of the same document is no competitor, and neither is a superseded copy
- * at its full score: a current policy and its older version score alike on retrieval alone. 1 when
- * no other document was retrieved; 0 when nothing scores above 0.
+ * at its full score: a current policy and its older version score alike on retrieval alone. Nor is
+ * a copy of another candidate (dedup's duplicate, the lineage check's replica: the same scanned
+ * page in two files): it counts as one source with what it copies, which competes in its own
+ * right. 1 when no other document was retrieved; 0 when nothing scores above 0.
  */
 export function documentMargin(packet: Pick<EvidencePacket, 'candidates'>, candidates: readonly Candidate[]): number {
   const prior = new Map<string, number>();
+  const copies = new Set<string>();
   for (const c of packet.candidates) {
     const d = c.trace.find((e) => e.stage === 'priors')?.detail;
     if (d && typeof d.lambda === 'number' && typeof d.statusFactor === 'number')
       prior.set(c.id, d.lambda * d.statusFactor);
+    const copy = (e: (typeof c.trace)[number]): boolean =>
+      (e.stage === 'dedup' && typeof e.detail?.duplicateOf === 'string') ||
+      (e.stage === 'verify' && typeof e.detail?.replicaOf === 'string');
+    if (c.trace.some(copy)) copies.add(c.id);
   }
   const scored = candidates
+    .filter((c) => !copies.has(c.id))
     .map((c) => ({ docId: c.docId, s: (c.scores.fused ?? c.score) * (prior.get(c.id) ?? 1) }))
     .filter((x) => Number.isFinite(x.s))
     .sort((a, b) => b.s - a.s);
@@ -456,6 +466,7 @@ const SUGGESTIONS: Readonly<Record<AbstentionReason, string | null>> = Object.fr
   uncovered: 'The evidence covers only part of the question. Ask about one aspect at a time.',
   low_scores:
     'The evidence matches the question only weakly. Try a narrower question, or add the document that covers it.',
+  uncorroborated: 'Open the passage below to check it yourself, or add a document that confirms it.',
   indirect:
     'Read the closest passages below, or ask for one figure by its row and period (e.g. "accounts payable at December 31, 2018").',
   computation:
@@ -514,5 +525,11 @@ export function decideAbstention(
   if (p >= threshold) return decide(false, 'none', p);
   const x = featureVector(signals);
   const z = (f: AbstentionFeature): number => standardised(x, f, model);
-  return decide(true, z('spanCoverage') < z('answerScore') && z('spanCoverage') < 0 ? 'uncovered' : 'low_scores', p);
+  if (z('spanCoverage') < z('answerScore') && z('spanCoverage') < 0) return decide(true, 'uncovered', p);
+  // What pulled the probability down most: a value that one passage alone states.
+  const pull = (f: AbstentionFeature): number => model.weights[f] * z(f);
+  const weakest = ABSTENTION_FEATURES.filter((f) => model.weights[f] > 0).sort((a, b) => pull(a) - pull(b))[0];
+  if (kind === 'factoid' && signals.voteSources === 1 && weakest === 'voteSources')
+    return decide(true, 'uncorroborated', p);
+  return decide(true, 'low_scores', p);
 }

@@ -41,6 +41,7 @@ import type { Conflict } from '../verify/conflict';
 import { REDACTION_MARK } from '../verify/injection';
 import type { AnswerType, KeyValue, ValueKind } from '../verify/values';
 import { asksForDerivedFigure } from './computation';
+import { countedTerms, countFit } from './counted';
 import { tableCellAnswer, type TableCell } from './table-cell';
 import { answerTypeOf, compatibleKeys, dateParts, extractValues, foldText, kindAnswers } from '../verify/values';
 
@@ -453,6 +454,8 @@ function voteAnswer(
   const predicates = predicateTerms(question, qValues);
   // "Who was the runner-up?": a value on the other side of the contest is no answer (roles.ts).
   const asked = questionSide(question);
+  // "How many blocks …": a number of centimetres or weeks in the same sentence is no count of blocks.
+  const counted = countedTerms(question);
   interface Group {
     kind: ValueKind;
     keys: Set<string>;
@@ -489,7 +492,7 @@ function voteAnswer(
         groups.push(g);
         homes = [g];
       }
-      const w = s.score * (roles[pos] as number) * (s.otherYear ? OTHER_YEAR_WEIGHT : 1);
+      const w = s.score * (roles[pos] as number) * (s.otherYear ? OTHER_YEAR_WEIGHT : 1) * countFit(s.text, v, counted);
       const cov = s.match.length === 0 ? 1 : s.match.filter((m) => m >= COVERED_MATCH).length / s.match.length;
       for (const g of homes) {
         g.keys.add(v.key);

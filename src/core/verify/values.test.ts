@@ -145,6 +145,24 @@ describe('caseFolded (the text the case-insensitive gates read)', () => {
     expect(caseFolded('\u017fEPT \u212aM İx')).toBe('sept km i\u0307x');
   });
 
+  it('reads a run of number words as one number, with its unit', () => {
+    const numbers = (t: string): string[] =>
+      extractValues(t)
+        .filter((v) => v.kind === 'number')
+        .map((v) => `${v.raw}=${v.key}`);
+    expect(numbers('The repair costs three hundred thousand euros.')).toEqual([
+      'three hundred thousand euros=300000eur',
+    ]);
+    expect(numbers('forty-two cubic metres')).toEqual(['forty-two=42']);
+    expect(numbers('one hundred and five days')).toEqual(['one hundred and five days=105day']);
+    expect(numbers('Two million people')).toEqual(['Two million people=2000000people']);
+    expect(numbers('fifteen weeks')).toEqual(['fifteen weeks=15week']);
+    // Not one number: each word that is a number by itself; "one" alone and a bare scale are none.
+    expect(numbers('two or three')).toEqual(['two=2', 'three=3']);
+    expect(numbers('nineteen ninety')).toEqual(['nineteen=19', 'ninety=90']);
+    expect(numbers('one of the thousands of fans')).toEqual([]);
+  });
+
   it('lets every month and number word through in any case', () => {
     const months = [
       'January',

@@ -10,8 +10,8 @@
  *   a bare year 1900–2099. Keys are YYYY-MM-DD, YYYY-MM, --MM-DD or YYYY.
  * - numbers: digits with separators and decimals, an optional currency sign before, an optional
  *   scale word (thousand, million, billion, trillion, k, m, bn) and unit after (%, EUR, days, …);
- *   the number words two–twelve, twenty…ninety, hundred. Key: the value times its scale, plus the
- *   currency or unit.
+ *   number words (two–nineteen, the tens, hundred) and runs of them read as one number ("forty-two",
+ *   "three hundred thousand euros"). Key: the value times its scale, plus the currency or unit.
  * - entities: runs of capitalised words (with "of", "de", "&", initials "B." and inner hyphens),
  *   skipping a single capitalised function word at a sentence start ("The", "In"). Key: diacritics
  *   stripped, lower case, leading "the" and possessive "'s" removed.
@@ -176,6 +176,13 @@ const NUMBER_WORDS: Readonly<Record<string, number>> = Object.freeze({
   ten: 10,
   eleven: 11,
   twelve: 12,
+  thirteen: 13,
+  fourteen: 14,
+  fifteen: 15,
+  sixteen: 16,
+  seventeen: 17,
+  eighteen: 18,
+  nineteen: 19,
   twenty: 20,
   thirty: 30,
   forty: 40,
@@ -187,6 +194,76 @@ const NUMBER_WORDS: Readonly<Record<string, number>> = Object.freeze({
   hundred: 100,
 });
 
+/**
+ * Words that continue a number word into one number ("three hundred thousand", "forty-two", "one
+ * hundred and five", "two million"): "one" only inside a phrase (alone it is mostly a pronoun), the
+ * scale words, and "and" between a hundred and what follows.
+ */
+const NUMBER_WORD_PARTS: Readonly<Record<string, number>> = Object.freeze({
+  ...NUMBER_WORDS,
+  one: 1,
+  thousand: 1e3,
+  million: 1e6,
+  billion: 1e9,
+  trillion: 1e12,
+});
+
+/** The value of one group of number words below a thousand ("three", "forty two", "one hundred five"), or null. */
+function groupValue(words: readonly string[]): number | null {
+  let i = 0;
+  let value = 0;
+  const at = (k: number): number | undefined => (words[k] === undefined ? undefined : NUMBER_WORD_PARTS[words[k]]);
+  if (at(i) === 100) {
+    value = 100;
+    i++;
+  } else if ((at(i) ?? 100) < 100 && at(i + 1) === 100) {
+    value = (at(i) as number) * 100;
+    i += 2;
+  }
+  const v = at(i);
+  if (v !== undefined && v >= 20 && v < 100) {
+    value += v;
+    i++;
+    const u = at(i);
+    if (u !== undefined && u < 10) {
+      value += u;
+      i++;
+    }
+  } else if (v !== undefined && v < 20) {
+    value += v;
+    i++;
+  }
+  return i === words.length && i > 0 ? value : null;
+}
+
+/**
+ * The value of a run of number words, read as English writes them: groups below a thousand
+ * ("three hundred", "forty two"), each closed by a scale word larger than the next ("two million
+ * three hundred thousand"). Null when the run is not one number ("two three", "ten twenty", a bare
+ * "thousand").
+ */
+function numberWordsValue(words: readonly string[]): number | null {
+  let total = 0;
+  let group: string[] = [];
+  let lastScale = Infinity;
+  for (const w of words) {
+    const v = NUMBER_WORD_PARTS[w];
+    if (v === undefined) return null;
+    if (v < 1e3) {
+      group.push(w);
+      continue;
+    }
+    const g = groupValue(group);
+    if (g === null || v >= lastScale) return null;
+    total += g * v;
+    lastScale = v;
+    group = [];
+  }
+  if (group.length === 0) return total > 0 ? total : null;
+  const g = groupValue(group);
+  return g === null ? null : total + g;
+}
+
 // A number with optional currency before and scale/unit after.
 const NUMBER_RE = new RegExp(
   '(?:([$€£¥])\\s?)?(\\d{1,3}(?:,\\d{3})+(?:\\.\\d+)?|\\d+(?:\\.\\d+)?)' +
@@ -194,7 +271,12 @@ const NUMBER_RE = new RegExp(
     '(?:\\s?(%)|\\s+([a-z]+)\\b)?',
   'giu',
 );
-const NUMBER_WORD_RE = new RegExp(`\\b(${Object.keys(NUMBER_WORDS).join('|')})\\b(?:\\s+([a-z]+)\\b)?`, 'giu');
+const PART_RE = `(?:${Object.keys(NUMBER_WORD_PARTS).join('|')})`;
+/** A run of number words (joined by spaces, hyphens or "and"), then the word after it (its unit?). */
+const NUMBER_WORD_RE = new RegExp(
+  `\\b(${PART_RE}(?:(?:\\s+and\\s+|[\\s-]+)${PART_RE})*)\\b(?:\\s+([a-z]+)\\b)?`,
+  'giu',
+);
 
 /** Formats a number without float noise: 10.4e9 → "10400000000". */
 function numKey(x: number): string {
@@ -275,7 +357,7 @@ export function caseFolded(text: string): string {
 // word is a whole word. Texts without them skip those patterns.
 const ANY_DIGIT = /\d/u;
 const MONTH_BY_NUMBER = new RegExp(`\\b(?:${MONTH_RE})\\.?,?\\s+\\d|\\d${ORD}\\s+(?:${MONTH_RE})\\b`, 'u');
-const ANY_NUMBER_WORD = new RegExp(`\\b(?:${Object.keys(NUMBER_WORDS).join('|')})\\b`, 'u');
+const ANY_NUMBER_WORD = new RegExp(`\\b(?:${Object.keys(NUMBER_WORD_PARTS).join('|')})\\b`, 'u');
 
 function datesIn(text: string, folded: string): KeyValue[] {
   const out: KeyValue[] = [];
@@ -341,16 +423,38 @@ function numbersIn(text: string, folded: string, taken: readonly KeyValue[]): Ke
     out.push({ kind: 'number', raw: text.slice(start, end), start, end, key: `${numKey(value)}${unit}` });
   }
   for (const m of ANY_NUMBER_WORD.test(folded) ? text.matchAll(NUMBER_WORD_RE) : []) {
-    const start = m.index;
-    let end = start + m[0].length;
-    const value = NUMBER_WORDS[m[1]!.toLowerCase()] as number;
-    const uw = m[2]?.toLowerCase();
-    let unit = '';
-    if (uw && UNIT_WORDS[uw] !== undefined) unit = UNIT_WORDS[uw] as string;
-    else if (uw) end = start + m[1]!.length;
-    if (overlaps(start, end)) continue;
-    out.push({ kind: 'number', raw: text.slice(start, end), start, end, key: `${value}${unit}` });
+    for (const v of numberWordValues(text, m)) if (!overlaps(v.start, v.end)) out.push(v);
   }
+  return out;
+}
+
+/**
+ * The numbers of one run of number words (see `NUMBER_WORD_RE`): the whole run when it reads as one
+ * number ("three hundred thousand euros" → 300000eur), else each word that is a number by itself
+ * ("two or three" is matched as two runs already; "ten twenty" gives 10 and 20). "one" alone and a
+ * bare scale word ("thousands") are no number.
+ */
+function numberWordValues(text: string, m: RegExpMatchArray): KeyValue[] {
+  const start = m.index as number;
+  const run = m[1] as string;
+  const parts = [...run.matchAll(/\p{L}+/gu)].filter((p) => p[0].toLowerCase() !== 'and');
+  const words = parts.map((p) => p[0].toLowerCase());
+  const value = numberWordsValue(words);
+  const uw = m[2]?.toLowerCase();
+  const unit = uw !== undefined ? UNIT_WORDS[uw] : undefined;
+  if (value !== null && (words.length > 1 || NUMBER_WORDS[words[0] as string] !== undefined)) {
+    const end = start + (unit !== undefined ? m[0].length : run.length);
+    return [{ kind: 'number', raw: text.slice(start, end), start, end, key: `${numKey(value)}${unit ?? ''}` }];
+  }
+  const out: KeyValue[] = [];
+  parts.forEach((p, i) => {
+    const v = NUMBER_WORDS[p[0].toLowerCase()];
+    if (v === undefined) return;
+    const s = start + (p.index as number);
+    const last = i === parts.length - 1 && unit !== undefined;
+    const end = last ? start + m[0].length : s + p[0].length;
+    out.push({ kind: 'number', raw: text.slice(s, end), start: s, end, key: `${v}${last ? unit : ''}` });
+  });
   return out;
 }
 
