@@ -382,6 +382,7 @@ const REASONS: Readonly<Record<string, string>> = Object.freeze({
   low_scores: 'The passages found match the question only weakly.',
   uncorroborated:
     'One passage states an answer, but nothing else in your documents confirms it, and on its own it is not strong enough to release.',
+  untyped: 'The passages found cover the question, but none states the name, date or number it asks for.',
   indirect:
     'The passages found are about the question’s subject, but none of them answers it directly (no sentence or table cell states the answer).',
   computation:
@@ -396,6 +397,7 @@ const SUGGESTIONS: Readonly<Record<string, string>> = Object.freeze({
   uncovered: 'Ask about one aspect at a time.',
   low_scores: "Try a narrower question in the documents' own words, or add the document that covers it.",
   uncorroborated: 'Open the passage below to check it yourself, or add a document that confirms it.',
+  untyped: 'Read the closest passage below: it may answer in other words than a name, a date or a number.',
   indirect:
     'Open the closest passages below, or ask for one figure by its row and period (for example “accounts payable at December 31, 2018”).',
   computation:

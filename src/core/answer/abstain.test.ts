@@ -35,6 +35,14 @@ const base: AbstentionSignals = {
 };
 
 describe('decideAbstention', () => {
+  it('says a factoid refusal is for no value of the asked kind when the evidence covers the question', () => {
+    // "What did the harbour authority inspect?" → "the northern breakwater": no name, date or number.
+    const untyped = { ...base, typed: false, specificity: 0, voteSources: 0, voteShare: 0, spanCoverage: 0 };
+    expect(decideAbstention(untyped)).toMatchObject({ abstain: true, reason: 'untyped' });
+    // With part of the question uncovered, that gap is the reason.
+    expect(decideAbstention({ ...untyped, coverage: 0.5 }).reason).not.toBe('untyped');
+  });
+
   it('applies the rules in order: conflict, insufficient, missing premise', () => {
     expect(decideAbstention({ ...base, conflict: true, answerScore: 0 })).toMatchObject({
       abstain: true,

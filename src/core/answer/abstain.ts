@@ -29,7 +29,9 @@
  * a name the question mentions found in no packed passage → 'missing_premise'; otherwise the
  * kind's logistic model of "the answer is correct" over its standardised features, fitted by
  * `src/cli/fit-abstain.ts` with every weight kept ≥ 0; below the kind's threshold it abstains,
- * with 'uncovered' when the answer sentence's coverage is the weakest standardised feature,
+ * with 'untyped' when a factoid's evidence covers the question but states no value of the asked
+ * kind (a name, date or number), 'uncovered' when the answer sentence's coverage is the weakest
+ * standardised feature,
  * 'uncorroborated' when a factoid's value is stated by one passage and that count is what pulled
  * the probability down most, and 'low_scores' otherwise.
  */
@@ -113,6 +115,7 @@ export const ABSTENTION_REASONS = [
   'uncovered',
   'low_scores',
   'uncorroborated',
+  'untyped',
   'indirect',
   'computation',
 ] as const;
@@ -467,6 +470,7 @@ const SUGGESTIONS: Readonly<Record<AbstentionReason, string | null>> = Object.fr
   low_scores:
     'The evidence matches the question only weakly. Try a narrower question, or add the document that covers it.',
   uncorroborated: 'Open the passage below to check it yourself, or add a document that confirms it.',
+  untyped: 'Read the closest passage below: it may answer in other words than a name, a date or a number.',
   indirect:
     'Read the closest passages below, or ask for one figure by its row and period (e.g. "accounts payable at December 31, 2018").',
   computation:
@@ -525,6 +529,8 @@ export function decideAbstention(
   if (p >= threshold) return decide(false, 'none', p);
   const x = featureVector(signals);
   const z = (f: AbstentionFeature): number => standardised(x, f, model);
+  // A factoid with no value of the asked kind in any sentence: its coverage reads 0 for that, not for a gap.
+  if (kind === 'factoid' && !signals.typed && signals.coverage >= 1) return decide(true, 'untyped', p);
   if (z('spanCoverage') < z('answerScore') && z('spanCoverage') < 0) return decide(true, 'uncovered', p);
   // What pulled the probability down most: a value that one passage alone states.
   const pull = (f: AbstentionFeature): number => model.weights[f] * z(f);
