@@ -389,15 +389,13 @@ const REASONS: Readonly<Record<string, string>> = Object.freeze({
     'The answer is a calculation (a ratio, a change, an average or a trend) over figures in your documents; Evident quotes figures but does not compute them without a generator.',
 });
 
-/** What the user can do about each, without repeating the reason. */
+/** What the user can do about each, without repeating the reason (else the decision's own suggestion, abstain.ts). */
 const SUGGESTIONS: Readonly<Record<string, string>> = Object.freeze({
   conflict: 'Check which document is current or authoritative (Library → Details), or add one that settles it.',
   insufficient: 'Try a narrower question, or add the document that covers it.',
   missing_premise: 'Check the spelling, or add the document that covers it.',
   uncovered: 'Ask about one aspect at a time.',
   low_scores: "Try a narrower question in the documents' own words, or add the document that covers it.",
-  uncorroborated: 'Open the passage below to check it yourself, or add a document that confirms it.',
-  untyped: 'Read the closest passage below: it may answer in other words than a name, a date or a number.',
   indirect:
     'Open the closest passages below, or ask for one figure by its row and period (for example “accounts payable at December 31, 2018”).',
   computation:

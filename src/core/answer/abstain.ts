@@ -31,9 +31,8 @@
  * `src/cli/fit-abstain.ts` with every weight kept ≥ 0; below the kind's threshold it abstains,
  * with 'untyped' when a factoid's evidence covers the question but states no value of the asked
  * kind (a name, date or number), 'uncovered' when the answer sentence's coverage is the weakest
- * standardised feature,
- * 'uncorroborated' when a factoid's value is stated by one passage and that count is what pulled
- * the probability down most, and 'low_scores' otherwise.
+ * standardised feature, 'uncorroborated' when a factoid's value is stated by one passage and that
+ * count is what pulled the probability down most, and 'low_scores' otherwise.
  */
 import type { Candidate } from '../types';
 import { assertKnownOptions } from '../errors';
@@ -298,6 +297,11 @@ export interface SignalInput {
   readonly candidates: readonly Candidate[];
 }
 
+/** A trace entry saying its candidate copies another: dedup's duplicate or lineage's replica. */
+const isCopyEntry = (e: Candidate['trace'][number]): boolean =>
+  (e.stage === 'dedup' && typeof e.detail?.duplicateOf === 'string') ||
+  (e.stage === 'verify' && typeof e.detail?.replicaOf === 'string');
+
 /**
  * How clearly the best document beats the next one: (s1 − s2) / s1, where s is a candidate's fused
  * retrieval score times its prior (λ of its source type × its status factor, from the priors stage
@@ -315,10 +319,7 @@ export function documentMargin(packet: Pick<EvidencePacket, 'candidates'>, candi
     const d = c.trace.find((e) => e.stage === 'priors')?.detail;
     if (d && typeof d.lambda === 'number' && typeof d.statusFactor === 'number')
       prior.set(c.id, d.lambda * d.statusFactor);
-    const copy = (e: (typeof c.trace)[number]): boolean =>
-      (e.stage === 'dedup' && typeof e.detail?.duplicateOf === 'string') ||
-      (e.stage === 'verify' && typeof e.detail?.replicaOf === 'string');
-    if (c.trace.some(copy)) copies.add(c.id);
+    if (c.trace.some(isCopyEntry)) copies.add(c.id);
   }
   const scored = candidates
     .filter((c) => !copies.has(c.id))

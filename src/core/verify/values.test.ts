@@ -157,6 +157,8 @@ describe('caseFolded (the text the case-insensitive gates read)', () => {
     expect(numbers('one hundred and five days')).toEqual(['one hundred and five days=105day']);
     expect(numbers('Two million people')).toEqual(['Two million people=2000000people']);
     expect(numbers('fifteen weeks')).toEqual(['fifteen weeks=15week']);
+    // "one" opens a number only before a scale word.
+    expect(numbers('One million dollars')).toEqual(['One million dollars=1000000usd']);
     // Not one number: each word that is a number by itself; "one" alone and a bare scale are none.
     expect(numbers('two or three')).toEqual(['two=2', 'three=3']);
     expect(numbers('nineteen ninety')).toEqual(['nineteen=19', 'ninety=90']);

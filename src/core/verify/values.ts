@@ -357,7 +357,12 @@ export function caseFolded(text: string): string {
 // word is a whole word. Texts without them skip those patterns.
 const ANY_DIGIT = /\d/u;
 const MONTH_BY_NUMBER = new RegExp(`\\b(?:${MONTH_RE})\\.?,?\\s+\\d|\\d${ORD}\\s+(?:${MONTH_RE})\\b`, 'u');
-const ANY_NUMBER_WORD = new RegExp(`\\b(?:${Object.keys(NUMBER_WORD_PARTS).join('|')})\\b`, 'u');
+// A run of number words states a number only with a word of NUMBER_WORDS in it, or as "one" before
+// a scale ("one million"); "one" and "thousands" alone do not open the pattern.
+const ANY_NUMBER_WORD = new RegExp(
+  `\\b(?:${Object.keys(NUMBER_WORDS).join('|')})\\b|\\bone(?:\\s+and\\s+|[\\s-]+)(?:thousand|million|billion|trillion)\\b`,
+  'u',
+);
 
 function datesIn(text: string, folded: string): KeyValue[] {
   const out: KeyValue[] = [];
