@@ -382,7 +382,8 @@ const REASONS: Readonly<Record<string, string>> = Object.freeze({
   low_scores: 'The passages found match the question only weakly.',
   uncorroborated:
     'One passage states an answer, but nothing else in your documents confirms it, and on its own it is not strong enough to release.',
-  untyped: 'The passages found cover the question, but none states the name, date or number it asks for.',
+  untyped:
+    'The passages found cover the question, but no short answer of the kind it asks for (a name, a date or a number) could be picked out of them.',
   indirect:
     'The passages found are about the question’s subject, but none of them answers it directly (no sentence or table cell states the answer).',
   computation:

@@ -471,7 +471,8 @@ const SUGGESTIONS: Readonly<Record<AbstentionReason, string | null>> = Object.fr
   low_scores:
     'The evidence matches the question only weakly. Try a narrower question, or add the document that covers it.',
   uncorroborated: 'Open the passage below to check it yourself, or add a document that confirms it.',
-  untyped: 'Read the closest passage below: it may answer in other words than a name, a date or a number.',
+  untyped:
+    'Read the closest passages below: the answer may be there in a form Evident does not pick out (a phrase, a table cell). For a figure in a table, name its row and period.',
   indirect:
     'Read the closest passages below, or ask for one figure by its row and period (e.g. "accounts payable at December 31, 2018").',
   computation:
