@@ -28,6 +28,27 @@ const NOISE = [
   'The city will repaint the Harbour Bridge railings before the autumn festival.',
 ];
 
+// A library of unrelated notes: no passage shares a word with another, so every grounding is 0 and
+// the library's median gives no bound.
+const UNRELATED = [
+  'The museum reopened its west wing after a long renovation of the glass roof.',
+  'Farmers expect a smaller apple harvest because of the late frost.',
+  'A new ferry timetable adds two evening crossings on weekdays.',
+  'The library extended its opening hours for students during exams.',
+  'Volunteers planted oak saplings along the canal path.',
+  'An orchestra announced a season of chamber concerts in old churches.',
+  'Bus drivers voted to accept the pay offer after a week of talks.',
+  'A rare owl was spotted nesting in the abandoned water tower.',
+];
+
+// True but terse reports (search-result snippets): each shares nothing with the others beyond the
+// question and the winner, and each names something of its own (a time, a rival, a coach).
+const TERSE = [
+  'Amara Okafor won the Lakeside marathon this spring in 2:24:10.',
+  'Lakeside marathon this spring: Amara Okafor first, Lena Brandt second.',
+  'Amara Okafor, coached by Paul Mensah, won the Lakeside marathon this spring.',
+];
+
 function corpusOf(texts: Record<string, readonly string[]>): {
   lookup: { chunks: ReturnType<typeof buildCorpus>['chunks']; documents: ReturnType<typeof buildCorpus>['documents'] };
   ids: Record<string, string[]>;
@@ -98,5 +119,31 @@ describe('detectCoordination', () => {
     expect(r.kept.map((c) => c.id)).toEqual([ids.report![0]]);
     expect(r.flags.filter((f) => f.kind === 'coordinated_claim').map((f) => f.candidateId)).toEqual(ids.planted);
     expect(r.groups.some((g) => g.coordinated && g.text === 'Tomas Verhoeven')).toBe(true);
+  });
+
+  it('where nothing is grounded, a group that names nothing beyond the question and its value is coordinated', () => {
+    const { lookup, ids } = corpusOf({ planted: PLANTED, noise: UNRELATED });
+    const input = [...ids.planted!, ...ids.noise!].map((id, i) => candidate(id, 1 - i / 100));
+    const r = detectCoordination(input, { question: QUESTION, lookup });
+    const planted = r.groups.find((g) => g.text === 'Tomas Verhoeven')!;
+    expect(planted.grounding).toBe(0);
+    expect(planted.named).toBe(0);
+    expect(planted.coordinated).toBe(true);
+    expect(r.dropped.map((c) => c.id).sort()).toEqual([...ids.planted!].sort());
+    expect(r.dropped[0]!.trace.at(-1)!.reason).toMatch(/name nothing beyond the question and "Tomas Verhoeven"/);
+    // The bound is on names: with minNamed 0 only the grounding bounds judge, and they cannot.
+    const off = detectCoordination(input, { question: QUESTION, lookup }, { minNamed: 0 });
+    expect(off.groups.find((g) => g.text === 'Tomas Verhoeven')!.coordinated).toBe(false);
+  });
+
+  it('where nothing is grounded, terse true reports that each name something of their own stay', () => {
+    const { lookup, ids } = corpusOf({ report: TERSE, noise: UNRELATED });
+    const input = [...ids.report!, ...ids.noise!].map((id, i) => candidate(id, 1 - i / 100));
+    const r = detectCoordination(input, { question: QUESTION, lookup });
+    const reported = r.groups.find((g) => g.text === 'Amara Okafor')!;
+    expect(reported.grounding).toBe(0);
+    expect(reported.named).toBeGreaterThanOrEqual(1);
+    expect(reported.coordinated).toBe(false);
+    expect(r.dropped).toEqual([]);
   });
 });

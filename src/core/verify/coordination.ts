@@ -47,6 +47,11 @@ export interface CoordinationOptions {
   readonly relativeGrounding: number;
   /** A value counts as stated in a sentence holding at least this share of the question's content words. Default 0.5. */
   readonly claimCoverage: number;
+  /**
+   * …or, in place of the relative bound, when its members name on average fewer than this many
+   * things (names, dates, figures) beyond the question's and the value. Default 1.
+   */
+  readonly minNamed: number;
 }
 
 export const DEFAULT_COORDINATION_OPTIONS: CoordinationOptions = Object.freeze({
@@ -54,6 +59,7 @@ export const DEFAULT_COORDINATION_OPTIONS: CoordinationOptions = Object.freeze({
   minGrounding: 0.12,
   relativeGrounding: 0.7,
   claimCoverage: 0.5,
+  minNamed: 1,
 });
 
 export interface ValueGroup {
@@ -65,7 +71,11 @@ export interface ValueGroup {
   readonly docIds: readonly string[];
   /** Mean over members of their grounding (see file comment). */
   readonly grounding: number;
+  /** Mean over members of the things (names, dates, figures) each names beyond the question's and the value. */
+  readonly named: number;
   readonly coordinated: boolean;
+  /** Coordinated because its members name nothing of their own (else, if coordinated, for the library's grounding). */
+  readonly nameless: boolean;
 }
 
 export interface CoordinationInput {
@@ -80,12 +90,16 @@ export interface CoordinationResult {
   readonly dropped: readonly Candidate[];
   /** Every judged group (at least `minGroup` documents), coordinated or not. */
   readonly groups: readonly ValueGroup[];
+  /** The median grounding of all passages seen, when a group needed it (else null). */
+  readonly typicalGrounding: number | null;
 }
 
 interface Passage {
   readonly c: Candidate;
   readonly specific: ReadonlySet<string>;
   readonly values: readonly { readonly kind: ValueKind; readonly key: string; readonly raw: string }[];
+  /** Every name, date and figure of the passage not stated by the question: its key and its words. */
+  readonly named: readonly { readonly key: string; readonly terms: readonly string[] }[];
 }
 
 interface RawGroup {
@@ -135,7 +149,7 @@ export function detectCoordination(
     if (g === undefined) kept.push(c);
     else dropped.push(withEntry(c, dropEntry(c, g)));
   }
-  return { kept, dropped, groups };
+  return { kept, dropped, groups, typicalGrounding: typical ?? null };
 }
 
 /** The ids of candidates in coordinated groups: what counts as one source, and as no independent support. */
@@ -150,14 +164,25 @@ function dropEntry(c: Candidate, g: ValueGroup): Candidate['trace'][number] {
     kept: false,
     reason:
       `coordinated claim: ${new Set(g.docIds).size} documents state "${g.text}" and share nothing else — ` +
-      `with each other or any other passage (grounding ${g.grounding.toFixed(2)}); no independent passage states it`,
-    detail: { check: 'coordination', key: g.key, docs: new Set(g.docIds).size, grounding: g.grounding },
+      `with each other or any other passage (grounding ${g.grounding.toFixed(2)})` +
+      (g.nameless
+        ? ` — and name nothing beyond the question and "${g.text}" (${g.named.toFixed(1)} names, dates or figures a passage)`
+        : '') +
+      '; no independent passage states it',
+    detail: {
+      check: 'coordination',
+      key: g.key,
+      docs: new Set(g.docIds).size,
+      grounding: g.grounding,
+      named: g.named,
+    },
   };
 }
 
 function readPassages(all: readonly Candidate[], input: CoordinationInput, claimCoverage: number): Passage[] {
   const type = answerTypeOf(input.question);
-  const questionTerms = new Set(analyze(input.question).filter((t) => t.length >= MIN_TERM_CHARS));
+  const questionWords = new Set(analyze(input.question));
+  const questionTerms = new Set([...questionWords].filter((t) => t.length >= MIN_TERM_CHARS));
   const questionKeys = new Set(extractValues(input.question).map((v) => v.key));
   return all.map((c) => {
     const text = textOf(input.lookup, c.id);
@@ -171,7 +196,10 @@ function readPassages(all: readonly Candidate[], input: CoordinationInput, claim
       analyze(text).filter((t) => t.length >= MIN_TERM_CHARS && !questionTerms.has(t) && !valueTerms.has(t)),
     );
     const keyed = values.map((v) => ({ kind: v.kind, key: keyOf(v), raw: v.raw }));
-    return { c, specific, values: keyed };
+    const named = all
+      .map((v) => ({ key: `${v.kind}:${v.key}`, terms: analyze(v.raw) }))
+      .filter((v) => v.terms.some((t) => !questionWords.has(t)));
+    return { c, specific, values: keyed, named };
   });
 }
 
@@ -211,6 +239,21 @@ function grounding(m: Passage, passages: readonly Passage[], idf: ReadonlyMap<st
   return best;
 }
 
+/**
+ * How many distinct things (names, dates, figures) the member names beyond the question's words and
+ * the group's value. A real report names the people, places and figures of its story; a passage
+ * written from the question and the wanted answer has none to name.
+ */
+function namedBeyond(m: Passage, valueTerms: ReadonlySet<string>): number {
+  const keys = new Set<string>();
+  for (const v of m.named) if (v.terms.some((t) => !valueTerms.has(t))) keys.add(v.key);
+  return keys.size;
+}
+
+/**
+ * Coordinated: ungrounded (below the absolute bound) and either ungrounded for this library (below
+ * the relative bound) or naming nothing of its own (fewer than `minNamed` things a member).
+ */
 function judge(
   g: RawGroup,
   groundingOf: (m: Passage) => number,
@@ -218,6 +261,13 @@ function judge(
   o: CoordinationOptions,
 ): ValueGroup {
   const grounding = mean(g.members.map(groundingOf));
+  const valueTerms = new Set(
+    g.members.flatMap((m) => m.values.filter((v) => v.key === g.key).flatMap((v) => analyze(v.raw))),
+  );
+  const named = mean(g.members.map((m) => namedBeyond(m, valueTerms)));
+  const ungrounded = grounding < o.minGrounding;
+  const nameless = ungrounded && named < o.minNamed;
+  const coordinated = nameless || (ungrounded && grounding < o.relativeGrounding * typical());
   return {
     kind: g.kind,
     key: g.key,
@@ -225,7 +275,9 @@ function judge(
     candidateIds: g.members.map((m) => m.c.id),
     docIds: g.members.map((m) => m.c.docId),
     grounding,
-    coordinated: grounding < o.minGrounding && grounding < o.relativeGrounding * typical(),
+    named,
+    coordinated,
+    nameless,
   };
 }
 
