@@ -63,6 +63,7 @@ import {
 } from './ablation';
 import { bestOnGrid, formatTable, parseCli, pct, rewriteInFile, runIfMain } from './common';
 import { RGB_CONFIGS, runRgb, THREATS, type RgbCase, type RgbConfigName } from './rgb';
+import { isPeerDefense } from './rgb-defenses';
 
 export type ExampleSource = 'rgb' | 'scifact' | 'scifact-unanswerable';
 
@@ -292,8 +293,10 @@ export function abstentionPr(
   };
 }
 
-/** The RGB corpora the factoid model is fitted on and checked against (not the top-5 baseline). */
-export const RGB_FIT_CONFIGS: readonly RgbConfigName[] = RGB_CONFIGS.filter((c) => c !== 'baseline-top5');
+/** The RGB corpora the factoid model is fitted on and checked against (not the top-5 baseline or the peer defenses). */
+export const RGB_FIT_CONFIGS: readonly RgbConfigName[] = RGB_CONFIGS.filter(
+  (c) => c !== 'baseline-top5' && !isPeerDefense(c),
+);
 
 async function rgbCases(dataset: string, ids: readonly [number, number], abstain: boolean): Promise<RgbCase[]> {
   const cases: RgbCase[] = [];

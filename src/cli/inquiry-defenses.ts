@@ -55,6 +55,28 @@ function keywordsOf(question: string, answer: string): string[] {
   return out;
 }
 
+/** RobustRAG's keyword thresholds (Xiang et al. 2024, §3.2 defaults): α relative, β absolute. */
+export interface KeywordThresholds {
+  readonly alpha: number;
+  readonly beta: number;
+}
+export const ROBUSTRAG_THRESHOLDS: KeywordThresholds = Object.freeze({ alpha: 0.3, beta: 3 });
+
+/**
+ * RobustRAG's aggregation rule: of the keywords of n isolated answers (one list per answer that
+ * did not abstain), those at least min(α·n, β) of the answers share (and at least one), in the
+ * order they were first seen. A keyword counts once per answer.
+ */
+export function sharedKeywords(
+  answers: readonly (readonly string[])[],
+  { alpha, beta }: KeywordThresholds = ROBUSTRAG_THRESHOLDS,
+): string[] {
+  const need = Math.max(1, Math.min(alpha * answers.length, beta));
+  const count = new Map<string, number>();
+  for (const words of answers) for (const w of new Set(words)) count.set(w, (count.get(w) ?? 0) + 1);
+  return [...new Set(answers.flat())].filter((w) => (count.get(w) ?? 0) >= need);
+}
+
 export function keywordAggregation(
   question: string,
   records: readonly InquiryRecord[],
@@ -62,11 +84,10 @@ export function keywordAggregation(
 ): FixedContextAnswer {
   const answers = records.map((r) => ({ r, words: keywordsOf(question, isolatedAnswer(question, r.text)) }));
   const withAnswer = answers.filter((a) => a.words.length > 0);
-  const need = Math.min(alpha * withAnswer.length, beta);
-  const count = new Map<string, number>();
-  for (const a of withAnswer) for (const w of a.words) count.set(w, (count.get(w) ?? 0) + 1);
-  const order = withAnswer.flatMap((a) => a.words);
-  const kept = [...new Set(order)].filter((w) => (count.get(w) ?? 0) >= Math.max(1, need));
+  const kept = sharedKeywords(
+    withAnswer.map((a) => a.words),
+    { alpha, beta },
+  );
   return {
     released: kept.length > 0,
     answer: kept.join(' '),

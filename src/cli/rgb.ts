@@ -46,6 +46,7 @@ import {
 import { foldText } from '../core/verify/values';
 import { mulberry32 } from '../core/util/prng';
 import { formatTable, parseCli, pct, readJsonl, runIfMain } from './common';
+import { isPeerDefense, peerDefense, peerDefenseNotes } from './rgb-defenses';
 
 export const THREATS = ['honest', 'spoofed'] as const;
 export type Threat = (typeof THREATS)[number];
@@ -58,11 +59,14 @@ export type Threat = (typeof THREATS)[number];
  * library: the single true passage among off-topic passages (other questions' negatives, as many
  * as the question has, from the same id range), as in a library where the one document that
  * states the fact sits among documents about other things; library-no-evidence: those off-topic
- * passages alone.
+ * passages alone; trustrag-cluster and robustrag-keyword: two published defenses over the same
+ * top 5 as the baseline, with the same answerer (see rgb-defenses.ts).
  */
 export const RGB_CONFIGS = [
   'evident',
   'baseline-top5',
+  'trustrag-cluster',
+  'robustrag-keyword',
   'clean-ceiling',
   'single-source',
   'no-evidence',
@@ -130,6 +134,8 @@ export interface RgbReport {
   readonly threat: Threat;
   readonly configs: readonly { readonly name: RgbConfigName; readonly metrics: RgbMetrics }[];
   readonly cases: readonly RgbCase[];
+  /** How the peer defenses' rows were run (printed under the table); empty without them. */
+  readonly notes: readonly string[];
 }
 
 export interface RunRgbOptions {
@@ -214,6 +220,8 @@ export interface CorpusMix {
 export const CORPUS_OF: Readonly<Record<RgbConfigName, CorpusMix>> = Object.freeze({
   evident: { truth: 'all', edited: true, noise: 'own' },
   'baseline-top5': { truth: 'all', edited: true, noise: 'own' },
+  'trustrag-cluster': { truth: 'all', edited: true, noise: 'own' },
+  'robustrag-keyword': { truth: 'all', edited: true, noise: 'own' },
   'clean-ceiling': { truth: 'all', edited: false, noise: 'own' },
   'single-source': { truth: 'one', edited: false, noise: 'own' },
   'no-evidence': { truth: 'none', edited: false, noise: 'own' },
@@ -282,7 +290,11 @@ export function corpusFor(
   }));
 }
 
-type DenseFn = (query: string, passages: readonly Passage[]) => Promise<Hit[]>;
+/** Dense hits of the passages, and each passage's vector by chunk id (what TrustRAG clusters). */
+type DenseFn = (
+  query: string,
+  passages: readonly Passage[],
+) => Promise<{ hits: Hit[]; vectorOf: (chunkId: string) => Float32Array | undefined }>;
 
 async function loadDense(): Promise<DenseFn> {
   const { loadUseEmbedderNode } = await import('../node/use-node');
@@ -293,12 +305,14 @@ async function loadDense(): Promise<DenseFn> {
     const m = await embedWithCache(embedder, texts);
     const dim = embedder.dim;
     const q = m.subarray(0, dim);
-    return passages.map((p, i) => {
-      const v = m.subarray((i + 1) * dim, (i + 2) * dim);
+    const vectors = new Map(passages.map((p, i) => [`${p.docId}#0`, m.subarray((i + 1) * dim, (i + 2) * dim)]));
+    const hits = passages.map((p) => {
+      const v = vectors.get(`${p.docId}#0`) as Float32Array;
       let dot = 0;
       for (let k = 0; k < dim; k++) dot += (q[k] as number) * (v[k] as number);
       return { id: `${p.docId}#0`, score: dot };
     });
+    return { hits, vectorOf: (chunkId) => vectors.get(chunkId) };
   };
 }
 
@@ -325,6 +339,30 @@ function outcomeOf(answer: Answer, abstained: boolean, row: RgbRow): RgbOutcome 
   return 'wrong';
 }
 
+/** The first `k` candidates packed whole, in rank order, as the top-k baseline reads them (S1 … Sk). */
+function packTop(candidates: readonly Candidate[], corpus: ReturnType<typeof buildCorpus>, k: number): PackedSource[] {
+  return candidates.slice(0, k).map((c, i) => {
+    const chunk = corpus.chunks.get(c.id)!;
+    return {
+      citationId: `S${i + 1}`,
+      candidateId: c.id,
+      docId: c.docId,
+      chunkId: c.id,
+      title: `Result ${c.docId}`,
+      headings: [],
+      start: 0,
+      end: chunk.text.length,
+      text: `[S${i + 1}] Result ${c.docId}\n${chunk.text}`,
+      tokens: chunk.tokens,
+      score: c.score,
+      sourceType: corpus.documents.get(c.docId)!.sourceType,
+      status: 'current',
+      rationaleIds: [],
+      group: null,
+    };
+  });
+}
+
 async function runCase(
   row: RgbRow,
   rows: readonly RgbRow[],
@@ -345,35 +383,22 @@ async function runCase(
     })),
   );
   const role = new Map(passages.map((p) => [`${p.docId}#0`, p.role]));
-  const denseHits = dense ? await dense(row.query, passages) : [];
-  const candidates = retrieve(row.query, passages, denseHits);
+  const denseRun = dense ? await dense(row.query, passages) : null;
+  const candidates = retrieve(row.query, passages, denseRun?.hits ?? []);
 
   let answer: Answer;
   let sources: readonly PackedSource[];
   let packet: EvidencePacket | null = null;
   if (config === 'baseline-top5') {
-    const top = candidates.slice(0, 5);
-    sources = top.map((c, i) => {
-      const chunk = corpus.chunks.get(c.id)!;
-      return {
-        citationId: `S${i + 1}`,
-        candidateId: c.id,
-        docId: c.docId,
-        chunkId: c.id,
-        title: `Result ${c.docId}`,
-        headings: [],
-        start: 0,
-        end: chunk.text.length,
-        text: `[S${i + 1}] Result ${c.docId}\n${chunk.text}`,
-        tokens: chunk.tokens,
-        score: c.score,
-        sourceType: corpus.documents.get(c.docId)!.sourceType,
-        status: 'current',
-        rationaleIds: [],
-        group: null,
-      };
-    });
+    sources = packTop(candidates, corpus, 5);
     answer = answerExtractive({ question: row.query, sources });
+  } else if (isPeerDefense(config)) {
+    ({ answer, sources } = peerDefense(config, {
+      question: row.query,
+      sources: packTop(candidates, corpus, 5),
+      corpus: passages.map((p) => p.text),
+      denseVectorOf: denseRun?.vectorOf ?? null,
+    }));
   } else {
     packet = await selectEvidence(
       { question: row.query, candidates, chunks: corpus.chunks, documents: corpus.documents },
@@ -451,6 +476,7 @@ export async function runRgb(options: RunRgbOptions): Promise<RgbReport> {
     threat,
     configs: configs.map((name) => ({ name, metrics: metricsOf(cases.filter((c) => c.config === name)) })),
     cases,
+    notes: configs.some(isPeerDefense) ? peerDefenseNotes(options.dense ?? false) : [],
   };
   if (options.json) {
     const doc = {
@@ -458,6 +484,7 @@ export async function runRgb(options: RunRgbOptions): Promise<RgbReport> {
       split: report.split,
       threat,
       retrieval: options.dense ? `term-weighted bm25 + dense (${APP_FUSION})` : 'term-weighted bm25',
+      notes: report.notes,
       configs: report.configs,
     };
     await writeFile(options.json, `${JSON.stringify(doc, null, 2)}\n`);
@@ -489,6 +516,7 @@ export function formatRgbTable(report: RgbReport): string {
   return [
     `RGB ${report.dataset} / ${report.split} / ${report.threat} (${report.configs[0]?.metrics.questions ?? 0} questions)`,
     formatTable(header, rows),
+    ...report.notes,
   ].join('\n');
 }
 
