@@ -73,6 +73,20 @@ async function storedWhen(page: Page, check: (s: Stored) => boolean, timeoutMs: 
   }
 }
 
+/**
+ * The library at rest: the queue drained and every document's vectors written. A document is
+ * dequeued in its own transaction and embedded after it, so an identity read between the two
+ * would see its vector rows grow later and call an untouched library "mixed".
+ */
+async function settled(page: Page, check: (s: Stored) => boolean = () => true): Promise<Stored> {
+  await page.locator('[data-testid="library"][data-state="ready"]').waitFor({ timeout: 120_000 });
+  return storedWhen(
+    page,
+    (s) => check(s) && s.queue.length === 0 && s.docs.every((d) => d.vectorRows === d.chunkCount),
+    120_000,
+  );
+}
+
 async function search(page: Page, query: string): Promise<string> {
   const box = page.getByRole('searchbox', { name: /search/i });
   await box.fill(query);
@@ -97,6 +111,7 @@ describe.skipIf(ctx.skip !== null)('faults during a batch (Chromium)', () => {
     const context = await browser.newContext({ viewport: { width: 1100, height: 1400 }, acceptDownloads: true });
     const page = await context.newPage();
     await openApp(page, ctx.baseUrl);
+    await settled(page);
     const backup = page.getByTestId('backup');
     const [download] = await Promise.all([
       page.waitForEvent('download'),
@@ -106,9 +121,7 @@ describe.skipIf(ctx.skip !== null)('faults during a batch (Chromium)', () => {
     const ofFile = identity(await readStored(page));
     // The library then gains a document the file does not have: "replace" would remove it.
     await page.getByLabel('Add documents').setInputFiles(trialFile(80, 0));
-    await storedWhen(page, (s) => ofTrial(s, 80) === 1 && s.queue.length === 0, 120_000);
-    await page.locator('[data-testid="library"][data-state="ready"]').waitFor({ timeout: 120_000 });
-    const ofLibrary = identity(await readStored(page));
+    const ofLibrary = identity(await settled(page, (s) => ofTrial(s, 80) === 1));
     expect(ofLibrary).not.toEqual(ofFile);
 
     // Reloaded right after the export started: a read, nothing changes.
@@ -148,9 +161,7 @@ describe.skipIf(ctx.skip !== null)('faults during a batch (Chromium)', () => {
       if (which === 'file') {
         // Back to a library that differs from the file for the next trial.
         await page.getByLabel('Add documents').setInputFiles(trialFile(81 + t, 0));
-        await storedWhen(page, (s) => ofTrial(s, 81 + t) === 1 && s.queue.length === 0, 120_000);
-        await page.locator('[data-testid="library"][data-state="ready"]').waitFor({ timeout: 120_000 });
-        current = identity(await readStored(page));
+        current = identity(await settled(page, (s) => ofTrial(s, 81 + t) === 1));
       }
     }
     console.log(`[e2e] faults: reloads during a replace import: ${outcomes.join(', ')}`);
