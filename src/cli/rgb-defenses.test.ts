@@ -27,7 +27,7 @@ function packed(text: string, i: number): PackedSource {
     text: `[${citationId}] Result d${i}\n${text}`,
     tokens: text.split(/\s+/).length,
     score: 1 - i / 10,
-    sourceType: 'news',
+    sourceType: 'established_news',
     status: 'current',
     rationaleIds: [],
     group: null,
