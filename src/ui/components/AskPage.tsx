@@ -6,6 +6,7 @@ import { OcrBadge } from './OcrBadge';
 import { formatMs } from '../format';
 import { OUTCOME_LABEL, SOURCE_TYPE_LABEL, STATUS_LABEL } from '../labels';
 import { answerParagraphs } from '../rich-text';
+import { setAsideClaims } from '../set-aside';
 import { ChunkText, Segments } from './ChunkText';
 import { CandidateTable, EvidenceTrail } from './EvidenceTrail';
 import type { PassageTarget } from './PassageDialog';
@@ -225,6 +226,7 @@ function AnswerView({ result, onCite }: { readonly result: AskResult; readonly o
               </p>
             )}
           </div>
+          <SetAside result={result} />
           {result.answer.kind !== 'insufficient' && (
             <details className="tentative">
               <summary>What the closest passages say (not an answer)</summary>
@@ -241,6 +243,7 @@ function AnswerView({ result, onCite }: { readonly result: AskResult; readonly o
               {result.suggestion && <p className="suggestion">{result.suggestion}</p>}
             </div>
           )}
+          <SetAside result={result} />
           {unsupported.length > 0 && (
             <div className="unsupported">
               <p>Not supported by the passages they cite:</p>
@@ -256,6 +259,27 @@ function AnswerView({ result, onCite }: { readonly result: AskResult; readonly o
         </>
       )}
     </section>
+  );
+}
+
+/**
+ * Documents the verifier set aside as one written-to-order claim: they agree on a value but share
+ * nothing else, so they did not count as support (their passages are not among the sources).
+ */
+function SetAside({ result }: { readonly result: AskResult }) {
+  const claims = setAsideClaims(result);
+  if (claims.length === 0) return null;
+  return (
+    <div className="set-aside" data-testid="set-aside">
+      {claims.map((c, i) => (
+        <p key={i}>
+          <strong>Set aside as one claim written to order:</strong> {c.reason}. They did not count as support.{' '}
+          <span className="muted">
+            Among the passages retrieved here: {c.documents.map((d) => d.title).join('; ')}.
+          </span>
+        </p>
+      ))}
+    </div>
   );
 }
 
