@@ -169,6 +169,8 @@ export interface AskResult {
     readonly position: number;
     readonly elbow: number;
     readonly rule: string;
+    /** Why the cut keeps more than its elbow: a floor's reason (several documents answer, or long documents); null when none applied. */
+    readonly floor: string | null;
   };
   readonly budget: { readonly used: number; readonly limit: number };
   readonly abstention: {

@@ -298,7 +298,7 @@ export async function ask(deps: AskDeps, question: string, cb: AskCallbacks = {}
       excerpt: f.excerpt,
     })),
     candidates: packet.candidates.map((c) => toAskCandidate(c, packet, view, retrievalRank)),
-    cutoff: { ...packet.cutoff, curve: [...packet.cutoff.curve] },
+    cutoff: { ...packet.cutoff, curve: [...packet.cutoff.curve], floor: floorReason(packet) },
     budget: packet.budget,
     abstention: {
       abstain: decision.abstain,
@@ -373,6 +373,15 @@ async function mentionedElsewhere(
   return found;
 }
 
+/** Why the cut keeps more than its elbow, when a floor applied (the factoid floor's reason first). */
+function floorReason(packet: Pick<EvidencePacket, 'factoidFloor' | 'longDocument'>): string | null {
+  const f = packet.factoidFloor;
+  if (f?.minKeep != null) return `Kept at least ${f.minKeep}: ${f.reason}.`;
+  const l = packet.longDocument;
+  if (l?.minKeep != null) return `Long documents: ${l.reason}.`;
+  return null;
+}
+
 /** Plain-language reasons for each abstention reason code (abstain.ts). */
 const REASONS: Readonly<Record<string, string>> = Object.freeze({
   conflict: 'The sources disagree, and none of them is clearly more authoritative or more recent.',
@@ -381,7 +390,7 @@ const REASONS: Readonly<Record<string, string>> = Object.freeze({
   uncovered: 'The best answer sentence covers only part of the question.',
   low_scores: 'The passages found match the question only weakly.',
   uncorroborated:
-    'One passage states an answer, but nothing else in your documents confirms it, and on its own it is not strong enough to release.',
+    'One passage states an answer, but no other passage kept as evidence confirms it, and on its own it is not strong enough to release.',
   untyped:
     'The passages found cover the question, but no short answer of the kind it asks for (a name, a date or a number) could be picked out of them.',
   indirect:

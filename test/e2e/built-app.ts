@@ -119,3 +119,30 @@ export async function serviceWorkerControls(page: Page): Promise<void> {
     }
   });
 }
+
+/** A text file as `setInputFiles` takes it. */
+export interface TextFile {
+  readonly name: string;
+  readonly mimeType: string;
+  readonly buffer: Buffer;
+}
+
+/** Adds `files` through the Library tab and waits until each is listed (`file:<name>`). */
+export async function addFiles(page: Page, files: readonly TextFile[]): Promise<void> {
+  await page.getByRole('tab', { name: 'Library' }).click();
+  await page.getByLabel('Add documents').setInputFiles([...files]);
+  for (const f of files) {
+    await page.getByTestId('library').locator(`li[data-doc-id="file:${f.name}"]`).waitFor({ timeout: 120_000 });
+  }
+}
+
+/** Asks `question` on the Ask tab and waits for the answer. */
+export async function askQuestion(page: Page, question: string): Promise<void> {
+  await page.getByRole('tab', { name: 'Ask' }).click();
+  await page.getByLabel('Your question').fill(question);
+  await page.getByRole('button', { name: 'Ask', exact: true }).click();
+  await page
+    .getByTestId('ask-status')
+    .getByText(/Answered in/)
+    .waitFor({ timeout: 120_000 });
+}

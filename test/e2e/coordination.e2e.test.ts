@@ -1,9 +1,10 @@
 /**
  * A claim written to order, through the UI (issue 18): five notes state a planted race winner in
  * their own words and nothing else; three reports name the true winner with the story's details.
- * With the cutoff set to keep at least five passages (Settings), the Ask page must answer with
- * the true winner, never the planted one, and say in the answer card which documents it set
- * aside as one claim written to order and why. The texts are the unit tests' own
+ * At the default settings (several documents answer the question, so the cutoff keeps five: the
+ * factoid floor), the Ask page must answer with the true winner, never the planted one, say in the
+ * answer card which documents it set aside as one claim written to order and why, and say in the
+ * evidence trail why the cut kept five. The texts are the unit tests' own
  * (test/fixtures/marathon.ts), added as text files.
  */
 import { mkdir } from 'node:fs/promises';
@@ -11,7 +12,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { MARATHON_NOISE, MARATHON_PLANTED, MARATHON_QUESTION, MARATHON_REPORTS } from '../fixtures/marathon';
 import { launchChromium } from './browser';
-import { appReady } from './built-app';
+import { addFiles, appReady, askQuestion } from './built-app';
 
 const ctx = inject('e2e');
 if (ctx.skip) console.warn(`[e2e] ${ctx.skip}`);
@@ -42,21 +43,8 @@ describe('a claim written to order in the app: set aside, and said so', () => {
   });
 
   it.skipIf(ctx.skip !== null)('answers with the reported winner and names the documents it set aside', async () => {
-    await page.getByRole('tab', { name: 'Settings' }).click();
-    await page.locator('#cutoff-min').fill('5');
-    await page.getByRole('button', { name: 'Save selection settings' }).click();
-    await page.getByRole('tab', { name: 'Library' }).click();
-    await page.getByLabel('Add documents').setInputFiles(NOTES);
-    for (const f of NOTES) {
-      await page.getByTestId('library').locator(`li[data-doc-id="file:${f.name}"]`).waitFor({ timeout: 120_000 });
-    }
-    await page.getByRole('tab', { name: 'Ask' }).click();
-    await page.getByLabel('Your question').fill(MARATHON_QUESTION);
-    await page.getByRole('button', { name: 'Ask', exact: true }).click();
-    await page
-      .getByTestId('ask-status')
-      .getByText(/Answered in/)
-      .waitFor({ timeout: 120_000 });
+    await addFiles(page, NOTES);
+    await askQuestion(page, MARATHON_QUESTION);
     await page.screenshot({ path: 'test-results/coordination-set-aside.png', fullPage: true });
     const outcome = await page.getByTestId('ask-result').getAttribute('data-outcome');
     const answer = await page.getByTestId('answer-text').innerText();
@@ -65,6 +53,9 @@ describe('a claim written to order in the app: set aside, and said so', () => {
       `[e2e] coordination: outcome ${outcome}; answer ${JSON.stringify(answer)}; ${JSON.stringify(setAside)}`,
     );
     expect(pageErrors).toEqual([]);
+    expect(await page.getByTestId('cutoff-floor').innerText()).toMatch(
+      /Kept at least 5: \d+ documents among the first \d+ passages state an answer/,
+    );
     expect(outcome).toBe('supported');
     expect(answer).toMatch(/Amara Okafor/);
     expect(answer).not.toMatch(/Verhoeven/);

@@ -11,7 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { CONTRACT_CORPUS, CONTRACT_QUESTION } from '../../src/core/inquiry/testing';
 import { launchChromium } from './browser';
-import { appReady } from './built-app';
+import { addFiles, appReady, askQuestion } from './built-app';
 
 const ctx = inject('e2e');
 if (ctx.skip) console.warn(`[e2e] ${ctx.skip}`);
@@ -36,24 +36,15 @@ describe('inquiry in the app: a follow-up search settles the question', () => {
   });
 
   it.skipIf(ctx.skip !== null)('answers from the binding records, cited, and says how it got there', async () => {
-    await page.getByRole('tab', { name: 'Library' }).click();
-    await page.getByLabel('Add documents').setInputFiles(
+    await addFiles(
+      page,
       CONTRACT_CORPUS.map((r) => ({
         name: `${r.id}.txt`,
         mimeType: 'text/plain',
         buffer: Buffer.from(`${r.title}\n\n${r.text}\n`, 'utf8'),
       })),
     );
-    for (const r of CONTRACT_CORPUS) {
-      await page.getByTestId('library').locator(`li[data-doc-id="file:${r.id}.txt"]`).waitFor({ timeout: 120_000 });
-    }
-    await page.getByRole('tab', { name: 'Ask' }).click();
-    await page.getByLabel('Your question').fill(CONTRACT_QUESTION);
-    await page.getByRole('button', { name: 'Ask', exact: true }).click();
-    await page
-      .getByTestId('ask-status')
-      .getByText(/Answered in/)
-      .waitFor({ timeout: 120_000 });
+    await askQuestion(page, CONTRACT_QUESTION);
     await page.screenshot({ path: 'test-results/inquiry-settled.png', fullPage: true });
     const outcome = await page.getByTestId('ask-result').getAttribute('data-outcome');
     const note = page.getByTestId('settled-by-inquiry');

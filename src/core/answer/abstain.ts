@@ -470,7 +470,8 @@ const SUGGESTIONS: Readonly<Record<AbstentionReason, string | null>> = Object.fr
   uncovered: 'The evidence covers only part of the question. Ask about one aspect at a time.',
   low_scores:
     'The evidence matches the question only weakly. Try a narrower question, or add the document that covers it.',
-  uncorroborated: 'Open the passage below to check it yourself, or add a document that confirms it.',
+  uncorroborated:
+    'Open the passage below to check it yourself, or add a document that confirms it. If other documents may state it, keep more passages (Settings → Passages kept by the cutoff, Fewest) so they are compared.',
   untyped:
     'Read the closest passages below: the answer may be there in a form Evident does not pick out (a phrase, a table cell). For a figure in a table, name its row and period.',
   indirect:

@@ -5,6 +5,7 @@
  * token budget and the per-stage timings.
  */
 import type { LongDocumentProfile } from './long-document';
+import type { FactoidFloor } from './factoid-floor';
 import type { Candidate, TraceEntry } from '../types';
 import type { SelectionStage } from './common';
 import type { CutoffRule } from './cutoff';
@@ -53,6 +54,8 @@ export interface EvidencePacket {
   readonly mmr: { readonly applied: boolean; readonly singleFact: boolean };
   /** Whether the pool was read as long documents (more evidence kept); null when the stage is off. */
   readonly longDocument: LongDocumentProfile | null;
+  /** Whether several documents answer a one-value question (the cutoff then keeps at least five); null when off. */
+  readonly factoidFloor: FactoidFloor | null;
   /** Whether the question was read as asking about earlier versions. */
   readonly asksEarlier: boolean;
   /** Conflicts the verify stage found, with the citation ids of the packed passages on each side ([] when verify is off). */

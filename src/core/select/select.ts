@@ -26,6 +26,8 @@ import type { DedupOptions } from './dedup';
 import { DEFAULT_DEDUP_OPTIONS, dedupCandidates } from './dedup';
 import type { ExpandOptions } from './expand';
 import { expandCandidates } from './expand';
+import type { FactoidFloorOptions } from './factoid-floor';
+import { factoidFloor } from './factoid-floor';
 import type { LongDocumentOptions } from './long-document';
 import { longDocumentProfile, type LongDocumentProfile } from './long-document';
 import type { MmrOptions } from './mmr';
@@ -83,6 +85,11 @@ export interface SelectionOptions {
   readonly expand: Partial<ExpandOptions>;
   readonly dedup: Partial<DedupOptions>;
   readonly mmr: Partial<MmrOptions>;
+  /**
+   * A question asking for one value that several documents answer keeps at least five passages
+   * (`factoid-floor.ts`), over the user's lower bound and within the upper one; null: off.
+   */
+  readonly factoidFloor: Partial<FactoidFloorOptions> | null;
   /** Long-document pools keep more evidence (`long-document.ts`); null: off, for ablations only. */
   readonly longDocument: Partial<LongDocumentOptions> | null;
   readonly pack: Partial<PackOptions>;
@@ -101,6 +108,7 @@ export const DEFAULT_SELECTION_OPTIONS: SelectionOptions = Object.freeze({
   expand: Object.freeze({}),
   dedup: Object.freeze({}),
   mmr: Object.freeze({}),
+  factoidFloor: Object.freeze({}),
   longDocument: Object.freeze({}),
   pack: Object.freeze({}),
   verify: Object.freeze({}),
@@ -270,11 +278,15 @@ export async function selectEvidence(
     : null;
   // Over long documents the profile's floor may exceed the upper bound set for short passages:
   // a filing's answer lies among many near-equal chunks, and the token budget still trims.
+  // Several documents answering a one-value question: keep enough to compare them (`factoid-floor.ts`).
+  const factoid = o.factoidFloor
+    ? factoidFloor(question, [...afterPriors].sort(byScoreDesc), lookup, o.factoidFloor)
+    : null;
   const evidenceCap = Math.max(o.maxEvidence, longDoc?.minKeep ?? 0);
   const userMax = o.cutoff.maxKeep ?? o.maxEvidence;
   const cutOptions = { ...o.cutoff, maxKeep: Math.max(userMax, longDoc?.minKeep ?? 0) };
   const minKeep = Math.min(
-    Math.max(cutOptions.minKeep ?? DEFAULT_CUTOFF_OPTIONS.minKeep, longDoc?.minKeep ?? 0),
+    Math.max(cutOptions.minKeep ?? DEFAULT_CUTOFF_OPTIONS.minKeep, longDoc?.minKeep ?? 0, factoid?.minKeep ?? 0),
     cutOptions.maxKeep,
   );
   const cut = cutoffCandidates(afterPriors, { ...cutOptions, minKeep }, { covers: coverPairing.covers });
@@ -419,6 +431,7 @@ export async function selectEvidence(
     reranker: reranked.reranker,
     mmr: { applied: diverse.applied, singleFact: diverse.singleFact },
     longDocument: longDoc,
+    factoidFloor: factoid,
     asksEarlier: priors.asksEarlier,
     conflicts: verified ? citeConflicts(verified.conflicts, packed.sources) : [],
     flags: verified ? verified.flags.filter((f) => packed.sources.some((s) => s.candidateId === f.candidateId)) : [],

@@ -179,26 +179,64 @@ function dropEntry(c: Candidate, g: ValueGroup): Candidate['trace'][number] {
   };
 }
 
+/** What the claim reader needs of the question, computed once per question. */
+export interface QuestionFrame {
+  readonly type: ReturnType<typeof answerTypeOf>;
+  /** The question's analysed words, unfiltered (a named thing made only of these is the question's). */
+  readonly words: ReadonlySet<string>;
+  /** Its content words of at least three letters: what a claim sentence must restate. */
+  readonly terms: ReadonlySet<string>;
+  /** Keys of the values the question itself states (never an answer). */
+  readonly keys: ReadonlySet<string>;
+}
+
+export function questionFrame(question: string): QuestionFrame {
+  const words = new Set(analyze(question));
+  return {
+    type: answerTypeOf(question),
+    words,
+    terms: new Set([...words].filter((t) => t.length >= MIN_TERM_CHARS)),
+    keys: new Set(extractValues(question).map((v) => v.key)),
+  };
+}
+
+type Extracted = ReturnType<typeof extractValues>[number];
+
+/**
+ * The values of the asked kind that `text` states in a claim sentence (one restating at least
+ * `claimCoverage` of the question's content words), the question's own values excluded; with
+ * every value the text states. Shared with selection's factoid floor (select/factoid-floor.ts).
+ */
+export function claimedValues(
+  text: string,
+  frame: QuestionFrame,
+  claimCoverage: number = DEFAULT_COORDINATION_OPTIONS.claimCoverage,
+): { readonly claimed: readonly Extracted[]; readonly all: readonly Extracted[] } {
+  const claims = claimSentences(text, frame.terms, claimCoverage);
+  const all = extractValues(text);
+  const claimed = all.filter(
+    (v) =>
+      kindAnswers(v.kind, frame.type) &&
+      !frame.keys.has(v.key) &&
+      claims.some((s) => s.start <= v.start && v.end <= s.end),
+  );
+  return { claimed, all };
+}
+
 function readPassages(all: readonly Candidate[], input: CoordinationInput, claimCoverage: number): Passage[] {
-  const type = answerTypeOf(input.question);
-  const questionWords = new Set(analyze(input.question));
-  const questionTerms = new Set([...questionWords].filter((t) => t.length >= MIN_TERM_CHARS));
-  const questionKeys = new Set(extractValues(input.question).map((v) => v.key));
+  const frame = questionFrame(input.question);
   return all.map((c) => {
     const text = textOf(input.lookup, c.id);
-    const claims = claimSentences(text, questionTerms, claimCoverage);
-    const all = extractValues(text);
-    const keyOf = (v: (typeof all)[number]): string => (v.kind === 'entity' ? entityKey(v.raw) : v.key);
-    const asked = all.filter((v) => kindAnswers(v.kind, type) && !questionKeys.has(v.key));
-    const values = asked.filter((v) => claims.some((s) => s.start <= v.start && v.end <= s.end));
+    const { claimed: values, all: stated } = claimedValues(text, frame, claimCoverage);
+    const keyOf = (v: Extracted): string => (v.kind === 'entity' ? entityKey(v.raw) : v.key);
     const valueTerms = new Set(values.flatMap((v) => analyze(v.raw)));
     const specific = new Set(
-      analyze(text).filter((t) => t.length >= MIN_TERM_CHARS && !questionTerms.has(t) && !valueTerms.has(t)),
+      analyze(text).filter((t) => t.length >= MIN_TERM_CHARS && !frame.terms.has(t) && !valueTerms.has(t)),
     );
     const keyed = values.map((v) => ({ kind: v.kind, key: keyOf(v), raw: v.raw }));
-    const named = all
+    const named = stated
       .map((v) => ({ key: `${v.kind}:${v.key}`, terms: analyze(v.raw) }))
-      .filter((v) => v.terms.some((t) => !questionWords.has(t)));
+      .filter((v) => v.terms.some((t) => !frame.words.has(t)));
     return { c, specific, values: keyed, named };
   });
 }

@@ -66,7 +66,17 @@ export function EvidenceTrail({ result, onCite }: Props) {
       <div className="trail-grid">
         <div className="trail-card">
           <h3>Scores and the cut</h3>
-          <ScoreChart curve={result.cutoff.curve} position={result.cutoff.position} rule={result.cutoff.rule} />
+          <ScoreChart
+            curve={result.cutoff.curve}
+            position={result.cutoff.position}
+            elbow={result.cutoff.elbow}
+            rule={result.cutoff.rule}
+          />
+          {result.cutoff.floor && (
+            <p className="muted" data-testid="cutoff-floor">
+              {result.cutoff.floor}
+            </p>
+          )}
           <p className="muted">
             The cutoff kept {result.cutoff.position}; duplicates, diversity, verification and the token budget left{' '}
             {kept}.

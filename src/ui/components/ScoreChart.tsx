@@ -1,3 +1,4 @@
+import { ruleLabel } from '../cutoff-label';
 import { formatScore } from '../format';
 
 interface Props {
@@ -5,19 +6,14 @@ interface Props {
   readonly curve: readonly number[];
   /** The cut falls after this many candidates. */
   readonly position: number;
+  /** Where the elbow fell before the bounds (differs from `position` when a bound moved the cut). */
+  readonly elbow: number;
   readonly rule: string;
 }
 
 const W = 360;
 const H = 180;
 const PAD = { left: 40, right: 12, top: 12, bottom: 30 };
-
-const RULE_LABEL: Readonly<Record<string, string>> = Object.freeze({
-  'z-gap': 'elbow: the first gap more than 1 standard deviation above the mean gap',
-  'second-diff': 'elbow: the largest change of slope',
-  bound: 'no clear elbow: the upper bound',
-  degenerate: 'too few distinct scores: the upper bound',
-});
 
 /** Chart geometry, exported for tests: point positions and the cut line's x. */
 export function chartGeometry(curve: readonly number[], position: number) {
@@ -37,13 +33,13 @@ export function chartGeometry(curve: readonly number[], position: number) {
  * The selection scores, sorted, with the cutoff marked: a hand-drawn SVG (no chart library).
  * Kept candidates are filled dots left of the cut line, dropped ones hollow to its right.
  */
-export function ScoreChart({ curve, position, rule }: Props) {
+export function ScoreChart({ curve, position, elbow, rule }: Props) {
   if (curve.length === 0) return <p className="muted">No scores to plot.</p>;
   const { points, cutX, max, min } = chartGeometry(curve, position);
   const path = points.map((p, i) => `${i === 0 ? 'M' : 'L'}${p.x.toFixed(1)},${p.y.toFixed(1)}`).join(' ');
   const description =
     `${curve.length} candidates' scores from ${formatScore(curve[0])} down to ${formatScore(curve[curve.length - 1])}; ` +
-    `the cut keeps the first ${position} (${RULE_LABEL[rule] ?? rule}).`;
+    `the cut keeps the first ${position} (${ruleLabel(rule, position, elbow)}).`;
   return (
     <figure className="score-chart" data-testid="score-chart" data-cut={position}>
       <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-labelledby="score-chart-title score-chart-desc">
@@ -75,7 +71,7 @@ export function ScoreChart({ curve, position, rule }: Props) {
           cutoff: {position}
         </text>
       </svg>
-      <figcaption className="muted">{RULE_LABEL[rule] ?? rule}.</figcaption>
+      <figcaption className="muted">{ruleLabel(rule, position, elbow)}.</figcaption>
     </figure>
   );
 }
