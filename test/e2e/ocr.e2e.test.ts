@@ -12,7 +12,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { cleanPage, linesPage, rotatedPage, scannedPdf, tablePage, twoColumnPage } from '../fixtures/scanned-pdf';
 import { launchChromium, offOrigin } from './browser';
-import { appReady } from './built-app';
+import { appReady, askQuestion } from './built-app';
 
 /** The letters-and-digits words of `s`, lower case, one space apart (OCR's words keep their punctuation). */
 const words = (s: string): string => (s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).join(' ');
@@ -95,13 +95,7 @@ describe.skipIf(ctx.skip !== null)('OCR of a scanned PDF in Chromium', () => {
   });
 
   it('answers a question about the scanned text with a citation marked OCR, and shows the scan', async () => {
-    await tab('Ask').click();
-    await page.getByLabel('Your question').fill('How many blocks do the engineers recommend replacing?');
-    await page.getByRole('button', { name: 'Ask', exact: true }).click();
-    await page
-      .getByTestId('ask-status')
-      .getByText(/Answered in/)
-      .waitFor({ timeout: 120_000 });
+    await askQuestion(page, 'How many blocks do the engineers recommend replacing?');
     // Answered, not refused: the copy of the page in the other scan is no rival source.
     expect(await page.getByTestId('ask-result').getAttribute('data-outcome')).toBe('supported');
     expect(await page.getByTestId('ask-result').innerText()).toMatch(/forty/);
@@ -196,13 +190,7 @@ describe.skipIf(ctx.skip !== null)('OCR of a scanned PDF in Chromium', () => {
 
   /** Asks `question` and opens the first source of `docId` on its page, drawn with its marks. */
   async function openCited(question: string, docId: RegExp): Promise<void> {
-    await tab('Ask').click();
-    await page.getByLabel('Your question').fill(question);
-    await page.getByRole('button', { name: 'Ask', exact: true }).click();
-    await page
-      .getByTestId('ask-status')
-      .getByText(/Answered in/)
-      .waitFor({ timeout: 120_000 });
+    await askQuestion(page, question);
     const sources = page.getByTestId('sources').locator('li.source');
     await sources.first().waitFor({ timeout: 10_000 });
     const ids = await sources.evaluateAll((els) => els.map((e) => e.getAttribute('data-doc-id') ?? ''));

@@ -22,7 +22,7 @@ import { documentMetaPolicies, serializeCsp } from '../../src/security/csp';
 import { onboardingDocx, pdf } from '../fixtures/documents';
 import { cleanPage, scannedPdf } from '../fixtures/scanned-pdf';
 import { offOrigin } from './browser';
-import { appReady, openBuiltApp, serviceWorkerControls, type AppInBrowser } from './built-app';
+import { appReady, askQuestion, openBuiltApp, serviceWorkerControls, type AppInBrowser } from './built-app';
 
 const ctx = inject('e2e');
 if (ctx.skip) console.warn(`[e2e] ${ctx.skip}`);
@@ -106,16 +106,6 @@ describe.skipIf(ctx.skip !== null)('Content Security Policy: a whole session in 
 
   const tab = (page: Page, name: string) => page.getByRole('tab', { name });
 
-  async function ask(page: Page, question: string): Promise<void> {
-    await tab(page, 'Ask').click();
-    await page.getByLabel('Your question').fill(question);
-    await page.getByRole('button', { name: 'Ask', exact: true }).click();
-    await page
-      .getByTestId('ask-status')
-      .getByText(/Answered in/)
-      .waitFor({ timeout: 120_000 });
-  }
-
   /** The reports the preview server received, parsed (one JSON document a line). */
   async function reports(): Promise<{ 'csp-report'?: Record<string, unknown> }[]> {
     if (!existsSync(reportFile)) return [];
@@ -160,7 +150,7 @@ describe.skipIf(ctx.skip !== null)('Content Security Policy: a whole session in 
     }
 
     // A PDF citation on its page (pdf.js draws it), then the passage view of the same source.
-    await ask(page, 'Where do pilot boats meet tankers?');
+    await askQuestion(page, 'Where do pilot boats meet tankers?');
     const dialog = page.getByTestId('passage-dialog');
     const pdfSource = page.getByTestId('sources').locator('li.source[data-doc-id="file:harbour.pdf"]').first();
     await pdfSource.getByRole('button', { name: 'Open in document' }).click();
@@ -170,7 +160,7 @@ describe.skipIf(ctx.skip !== null)('Content Security Policy: a whole session in 
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
     // A citation of a text format opens the passage view.
-    await ask(page, 'How often is each crane inspected?');
+    await askQuestion(page, 'How often is each crane inspected?');
     const htmlSource = page.getByTestId('sources').locator('li.source[data-doc-id="file:cranes.html"]').first();
     await htmlSource.getByRole('button', { name: 'Open in document' }).click();
     await dialog.locator('.passage-cited').waitFor({ timeout: 10_000 });
@@ -197,13 +187,13 @@ describe.skipIf(ctx.skip !== null)('Content Security Policy: a whole session in 
     await appReady(page, 'attached');
     await page.getByTestId('test-models').getByRole('button', { name: 'Load the tiny test models' }).click();
     await page.locator('[data-testid="profile-load"][data-state="ready"]').waitFor({ timeout: 120_000 });
-    await ask(page, 'How deep is the northern channel?');
+    await askQuestion(page, 'How deep is the northern channel?');
     await page.goto(new URL('./#settings', url).href);
     await appReady(page, 'attached');
     const embedded = page.getByTestId('profile-embedded');
     await embedded.getByRole('radio').click();
     await expect.poll(() => embedded.getByRole('radio').isChecked(), { timeout: 10_000 }).toBe(true);
-    await ask(page, 'How much do berth fees rise?');
+    await askQuestion(page, 'How much do berth fees rise?');
 
     // Reports travel asynchronously: give the last ones a moment to arrive.
     await page.waitForTimeout(2000);

@@ -17,7 +17,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { XSS_BAD_FILE_NAME, XSS_FACTS, XSS_FILE_NAME, XSS_QUESTION, XSS_VECTORS, xssDocuments } from '../fixtures/xss';
 import { launchChromium } from './browser';
-import { appReady } from './built-app';
+import { appReady, askQuestion } from './built-app';
 
 const ctx = inject('e2e');
 if (ctx.skip) console.warn(`[e2e] ${ctx.skip}`);
@@ -180,7 +180,7 @@ describe.skipIf(ctx.skip !== null)('hostile content shown in every view (Chromiu
   });
 
   it('Ask: the answer, the sources and the evidence trail show the payloads as text', async () => {
-    await ask(XSS_QUESTION);
+    await askQuestion(page, XSS_QUESTION);
     const sources = page.getByTestId('sources').locator('li.source');
     expect(await sources.count()).toBeGreaterThan(0);
     expect(await page.getByTestId('sources').innerText()).toMatch(/onerror|<script>|javascript:/);
@@ -189,17 +189,6 @@ describe.skipIf(ctx.skip !== null)('hostile content shown in every view (Chromiu
       .evaluate((t) => t.querySelectorAll('details').forEach((d) => (d.open = true)));
     await expectInert('answer, sources and trail');
   });
-
-  /** Asks `question` and waits for the answer. */
-  async function ask(question: string): Promise<void> {
-    await tab('Ask').click();
-    await page.getByLabel('Your question').fill(question);
-    await page.getByRole('button', { name: 'Ask', exact: true }).click();
-    await page
-      .getByTestId('ask-status')
-      .getByText(/Answered in/)
-      .waitFor({ timeout: 120_000 });
-  }
 
   /** The PDF page view open in the dialog: every page, from page 1, then back to the passage. */
   async function everyPdfPage(docId: string): Promise<void> {
@@ -233,7 +222,7 @@ describe.skipIf(ctx.skip !== null)('hostile content shown in every view (Chromiu
   it.each(FORMATS)(
     '%s: its cited passage in the passage view (and the PDF on its pages) shows the payloads as text',
     async (format, docId) => {
-      await ask(XSS_FACTS[format].question);
+      await askQuestion(page, XSS_FACTS[format].question);
       await expectInert(`answer and sources for the ${format} question`);
       const source = page.getByTestId('sources').locator(`li.source[data-doc-id="${docId}"]`).first();
       await source.waitFor({ timeout: 10_000 });
@@ -272,13 +261,7 @@ describe.skipIf(ctx.skip !== null)('hostile content shown in every view (Chromiu
       for (const f of files) {
         await p.getByTestId('library').locator(`li[data-doc-id="file:${f.name}"]`).waitFor({ timeout: 180_000 });
       }
-      await p.getByRole('tab', { name: 'Ask' }).click();
-      await p.getByLabel('Your question').fill(XSS_FACTS.pdf.question);
-      await p.getByRole('button', { name: 'Ask', exact: true }).click();
-      await p
-        .getByTestId('ask-status')
-        .getByText(/Answered in/)
-        .waitFor({ timeout: 120_000 });
+      await askQuestion(p, XSS_FACTS.pdf.question);
       const source = p.getByTestId('sources').locator('li.source[data-doc-id="file:xss-scan.pdf"]').first();
       await source.getByRole('button', { name: 'Open in document' }).click();
       await p.getByTestId('pdf-page-view').locator('.pdf-text-layer span').first().waitFor({ timeout: 30_000 });
