@@ -67,6 +67,35 @@ describe('detectCoordination', () => {
     expect(input[0]!.trace).toEqual([]);
   });
 
+  it('stands in no more passages than it dropped, never from a kept document, a coordinated group or another value', () => {
+    const { lookup, ids } = corpusOf({ planted: PLANTED, report: REPORTS, noise: NOISE });
+    const selected = [ids.planted![0]!, ids.report![0]!].map((id, i) => candidate(id, 1 - i / 10));
+    const context = [...ids.planted!.slice(1), ...ids.report!.slice(1), ...ids.noise!].map((id, i) =>
+      candidate(id, 0.5 - i / 100),
+    );
+    const r = detectCoordination(selected, { question: QUESTION, lookup, context });
+    expect(r.dropped.map((c) => c.id)).toEqual([ids.planted![0]]);
+    // One dropped: one stand-in, the best-scored other report (noise states no winner).
+    expect(r.standIns.map((c) => c.id)).toEqual([ids.report![1]]);
+    const only = detectCoordination(selected, {
+      question: QUESTION,
+      lookup,
+      context,
+      standInIds: new Set([ids.report![2]!]),
+    });
+    expect(only.standIns.map((c) => c.id)).toEqual([ids.report![2]]);
+    // Nothing dropped: nothing stands in.
+    const clean = detectCoordination(
+      [ids.report![0]!].map((id) => candidate(id, 1)),
+      {
+        question: QUESTION,
+        lookup,
+        context,
+      },
+    );
+    expect(clean.standIns).toEqual([]);
+  });
+
   it('judges passages from the context too: planted passages outside the selection still form the group', () => {
     const { lookup, ids } = corpusOf({ planted: PLANTED, report: REPORTS, noise: NOISE });
     const selected = [ids.planted![0]!, ids.report![0]!].map((id, i) => candidate(id, 1 - i / 10));
@@ -92,12 +121,17 @@ describe('detectCoordination', () => {
     expect(r.dropped).toEqual([]);
   });
 
-  it('in the verify stage: the planted passages are dropped and flagged, the report answers', async () => {
+  it('in the verify stage: the planted passages are dropped and flagged, the reports stand in and answer', async () => {
     const { lookup, ids } = corpusOf({ planted: PLANTED, report: REPORTS, noise: NOISE });
     const selected = [...ids.planted!, ids.report![0]!].map((id, i) => candidate(id, 1 - i / 10));
     const context = [...ids.report!.slice(1), ...ids.noise!].map((id) => candidate(id, 0.1));
     const r = await verifyEvidence({ question: QUESTION, candidates: selected, lookup, context });
-    expect(r.kept.map((c) => c.id)).toEqual([ids.report![0]]);
+    // The two other reports state the kept report's winner: they take the planted passages' places.
+    expect(r.kept.map((c) => c.id)).toEqual([ids.report![0], ...ids.report!.slice(1)]);
+    expect(r.reinstated).toEqual(ids.report!.slice(1));
+    expect(r.kept[1]!.trace.map((e) => e.reason ?? '').join(' | ')).toMatch(
+      /stands in for a passage set aside as written to order/,
+    );
     expect(r.flags.filter((f) => f.kind === 'coordinated_claim').map((f) => f.candidateId)).toEqual(ids.planted);
     expect(r.groups.some((g) => g.coordinated && g.text === 'Tomas Verhoeven')).toBe(true);
   });

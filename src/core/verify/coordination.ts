@@ -83,6 +83,8 @@ export interface CoordinationInput {
   readonly lookup: EvidenceLookup;
   /** Passages seen but not selected: members of groups too, and what grounds a passage. */
   readonly context?: readonly Candidate[];
+  /** Context ids that may stand in for a dropped candidate (default: all); a replica lineage dropped may not. */
+  readonly standInIds?: ReadonlySet<string>;
 }
 
 export interface CoordinationResult {
@@ -92,6 +94,13 @@ export interface CoordinationResult {
   readonly groups: readonly ValueGroup[];
   /** The median grounding of all passages seen, when a group needed it (else null). */
   readonly typicalGrounding: number | null;
+  /**
+   * Context passages that stand in for the dropped candidates (at most as many): from documents no
+   * kept candidate comes from, stating in a claim sentence a value a kept candidate states, in no
+   * coordinated group; best score first, one per document, each with its trace entry. The
+   * packet then compares independent statements of the kept value instead of shrinking.
+   */
+  readonly standIns: readonly Candidate[];
 }
 
 interface Passage {
@@ -149,7 +158,46 @@ export function detectCoordination(
     if (g === undefined) kept.push(c);
     else dropped.push(withEntry(c, dropEntry(c, g)));
   }
-  return { kept, dropped, groups, typicalGrounding: typical ?? null };
+  const suspect = coordinatedIds(groups);
+  const eligible = passages.filter(
+    (p) => !ownIds.has(p.c.id) && !suspect.has(p.c.id) && (input.standInIds?.has(p.c.id) ?? true),
+  );
+  const standIns = dropped.length === 0 ? [] : standInsFor(kept, passages, eligible, dropped.length);
+  return { kept, dropped, groups, typicalGrounding: typical ?? null, standIns };
+}
+
+/** See `CoordinationResult.standIns`. */
+function standInsFor(
+  kept: readonly Candidate[],
+  passages: readonly Passage[],
+  eligible: readonly Passage[],
+  limit: number,
+): Candidate[] {
+  const keptIds = new Set(kept.map((c) => c.id));
+  const keptDocs = new Set(kept.map((c) => c.docId));
+  const stated = new Map<string, string>();
+  for (const p of passages) {
+    if (keptIds.has(p.c.id)) for (const v of p.values) stated.set(`${v.kind}:${v.key}`, v.raw);
+  }
+  const out: Candidate[] = [];
+  const docs = new Set<string>();
+  const pool = eligible.filter((p) => !keptDocs.has(p.c.docId)).sort((a, b) => b.c.score - a.c.score);
+  for (const p of pool) {
+    if (out.length >= limit) break;
+    const shared = p.values.find((v) => stated.has(`${v.kind}:${v.key}`));
+    if (!shared || docs.has(p.c.docId)) continue;
+    docs.add(p.c.docId);
+    out.push(
+      withEntry(p.c, {
+        stage: VERIFY_STAGE,
+        score: p.c.score,
+        kept: true,
+        reason: `stands in for a passage set aside as written to order: it states "${shared.raw}" as a kept passage does, from another document`,
+        detail: { check: 'coordination', standIn: true, key: shared.key },
+      }),
+    );
+  }
+  return out;
 }
 
 /** The ids of candidates in coordinated groups: what counts as one source, and as no independent support. */

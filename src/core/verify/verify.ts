@@ -127,15 +127,28 @@ export async function verifyEvidence(input: VerifyInput, options: Partial<Verify
   const replicas = lin.dropped.map((c) => inputById.get(c.id) as Candidate);
   const coord = detectCoordination(
     lin.kept,
-    { question: input.question, lookup, context: [...usableContext, ...replicas] },
+    {
+      question: input.question,
+      lookup,
+      context: [...usableContext, ...replicas],
+      standInIds: new Set(usableContext.map((c) => c.id)),
+    },
     o.coordination,
   );
   const suspect = coordinatedIds(coord.groups);
+  // Independent passages stating a kept value stand in for those dropped (with their injection entry).
+  const screenedById = new Map(injContext.kept.map((c) => [c.id, c]));
+  const standIns = coord.standIns.map((c) => {
+    const screened = screenedById.get(c.id);
+    const entry = c.trace[c.trace.length - 1];
+    return screened && entry ? { ...c, trace: [...screened.trace, entry] } : c;
+  });
+  const standInIds = new Set(standIns.map((c) => c.id));
 
   // 3. Conflicts. Replicas the lineage check dropped still count as (non-independent) statements.
-  const conflictContext = [...usableContext, ...replicas].filter((c) => !suspect.has(c.id));
+  const conflictContext = [...usableContext, ...replicas].filter((c) => !suspect.has(c.id) && !standInIds.has(c.id));
   const con = detectConflicts(
-    coord.kept,
+    [...coord.kept, ...standIns],
     {
       question: input.question,
       lookup,
@@ -147,10 +160,9 @@ export async function verifyEvidence(input: VerifyInput, options: Partial<Verify
     { ...o.conflict, ...(input.maxKeep !== undefined ? { maxKeep: input.maxKeep } : {}) },
   );
   // A reinstated context candidate carries its injection entry too.
-  const injById = new Map(injContext.kept.map((c) => [c.id, c]));
   const conKept = con.kept.map((c) => {
     if (!con.reinstated.includes(c.id)) return c;
-    const screened = injById.get(c.id);
+    const screened = screenedById.get(c.id);
     const entry = c.trace[c.trace.length - 1];
     return screened && entry ? { ...c, trace: [...screened.trace, entry] } : c;
   });
@@ -172,7 +184,10 @@ export async function verifyEvidence(input: VerifyInput, options: Partial<Verify
     o.nli,
   );
 
-  const flags: VerifyFlag[] = [...inj.flags, ...injContext.flags.filter((f) => con.reinstated.includes(f.candidateId))];
+  const flags: VerifyFlag[] = [
+    ...inj.flags,
+    ...injContext.flags.filter((f) => con.reinstated.includes(f.candidateId) || standInIds.has(f.candidateId)),
+  ];
   const keptIds = new Set(nli.kept.map((c) => c.id));
   for (const cl of lin.clusters) {
     if (!cl.coordinated) continue;
@@ -210,7 +225,7 @@ export async function verifyEvidence(input: VerifyInput, options: Partial<Verify
     independentSources,
     clusters: lin.clusters,
     groups: coord.groups,
-    reinstated: con.reinstated,
+    reinstated: [...standInIds, ...con.reinstated],
     lookup,
     nli: { model: nli.model, edges: nli.edges },
     ms: clock() - t0,
