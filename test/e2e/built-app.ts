@@ -5,7 +5,7 @@
  * those suites share. The e2e global setup has already copied the public assets and generated
  * the tiny models.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -145,4 +145,26 @@ export async function askQuestion(page: Page, question: string): Promise<void> {
     .getByTestId('ask-status')
     .getByText(/Answered in/)
     .waitFor({ timeout: 120_000 });
+}
+
+/** A browser with one page on the app, started, and the page's uncaught errors as they come. */
+export interface AppPage {
+  readonly browser: Browser;
+  readonly page: Page;
+  readonly pageErrors: string[];
+}
+
+/** Launches Chromium, opens the app at `baseUrl` and waits until it has started. */
+export async function openAppPage(
+  baseUrl: string,
+  viewport: { readonly width: number; readonly height: number } = { width: 1280, height: 900 },
+): Promise<AppPage> {
+  await mkdir('test-results', { recursive: true });
+  const browser = await launchChromium();
+  const page = await (await browser.newContext({ viewport: { ...viewport } })).newPage();
+  const pageErrors: string[] = [];
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  await page.goto(baseUrl);
+  await appReady(page);
+  return { browser, page, pageErrors };
 }

@@ -7,12 +7,10 @@
  * evidence trail why the cut kept five. The texts are the unit tests' own
  * (test/fixtures/marathon.ts), added as text files.
  */
-import { mkdir } from 'node:fs/promises';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { MARATHON_NOISE, MARATHON_PLANTED, MARATHON_QUESTION, MARATHON_REPORTS } from '../fixtures/marathon';
-import { launchChromium } from './browser';
-import { addFiles, appReady, askQuestion } from './built-app';
+import { addFiles, askQuestion, openAppPage, type AppPage } from './built-app';
 
 const ctx = inject('e2e');
 if (ctx.skip) console.warn(`[e2e] ${ctx.skip}`);
@@ -24,22 +22,17 @@ const NOTES = [...MARATHON_PLANTED, ...MARATHON_REPORTS, ...MARATHON_NOISE].map(
 }));
 
 describe('a claim written to order in the app: set aside, and said so', () => {
-  let browser: Browser;
+  let app: AppPage | undefined;
   let page: Page;
-  const pageErrors: string[] = [];
 
   beforeAll(async () => {
     if (ctx.skip) return;
-    await mkdir('test-results', { recursive: true });
-    browser = await launchChromium();
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-    page.on('pageerror', (e) => pageErrors.push(e.message));
-    await page.goto(ctx.baseUrl);
-    await appReady(page);
+    app = await openAppPage(ctx.baseUrl);
+    page = app.page;
   });
 
   afterAll(async () => {
-    await browser?.close();
+    await app?.browser.close();
   });
 
   it.skipIf(ctx.skip !== null)('answers with the reported winner and names the documents it set aside', async () => {
@@ -52,7 +45,7 @@ describe('a claim written to order in the app: set aside, and said so', () => {
     console.log(
       `[e2e] coordination: outcome ${outcome}; answer ${JSON.stringify(answer)}; ${JSON.stringify(setAside)}`,
     );
-    expect(pageErrors).toEqual([]);
+    expect(app?.pageErrors).toEqual([]);
     expect(await page.getByTestId('cutoff-floor').innerText()).toMatch(
       /Kept at least 5: \d+ documents among the first \d+ passages state an answer/,
     );

@@ -6,33 +6,26 @@
  * say that a follow-up search settled it, and keep what the first passages gave behind a
  * disclosure. The world is the unit tests' own (src/core/inquiry/testing.ts), added as text files.
  */
-import { mkdir } from 'node:fs/promises';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { CONTRACT_CORPUS, CONTRACT_QUESTION } from '../../src/core/inquiry/testing';
-import { launchChromium } from './browser';
-import { addFiles, appReady, askQuestion } from './built-app';
+import { addFiles, askQuestion, openAppPage, type AppPage } from './built-app';
 
 const ctx = inject('e2e');
 if (ctx.skip) console.warn(`[e2e] ${ctx.skip}`);
 
 describe('inquiry in the app: a follow-up search settles the question', () => {
-  let browser: Browser;
+  let app: AppPage | undefined;
   let page: Page;
-  const pageErrors: string[] = [];
 
   beforeAll(async () => {
     if (ctx.skip) return;
-    await mkdir('test-results', { recursive: true });
-    browser = await launchChromium();
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-    page.on('pageerror', (e) => pageErrors.push(e.message));
-    await page.goto(ctx.baseUrl);
-    await appReady(page);
+    app = await openAppPage(ctx.baseUrl);
+    page = app.page;
   });
 
   afterAll(async () => {
-    await browser?.close();
+    await app?.browser.close();
   });
 
   it.skipIf(ctx.skip !== null)('answers from the binding records, cited, and says how it got there', async () => {
@@ -50,7 +43,7 @@ describe('inquiry in the app: a follow-up search settles the question', () => {
     const note = page.getByTestId('settled-by-inquiry');
     const answer = await page.getByTestId('answer-text').innerText();
     console.log(`[e2e] inquiry: outcome ${outcome}; answer ${JSON.stringify(answer)}`);
-    expect(pageErrors).toEqual([]);
+    expect(app?.pageErrors).toEqual([]);
     expect(outcome).toBe('supported');
     expect(await note.innerText()).toMatch(/Settled by .*follow-up search/);
     expect(answer).toMatch(/net 30 days/);
