@@ -276,12 +276,12 @@ export async function selectEvidence(
   const longDoc = o.longDocument
     ? longDocumentProfile([...afterPriors].sort(byScoreDesc), lookup, o.longDocument)
     : null;
-  // Over long documents the profile's floor may exceed the upper bound set for short passages:
-  // a filing's answer lies among many near-equal chunks, and the token budget still trims.
   // Several documents answering a one-value question: keep enough to compare them (`factoid-floor.ts`).
   const factoid = o.factoidFloor
     ? factoidFloor(question, [...afterPriors].sort(byScoreDesc), lookup, o.factoidFloor)
     : null;
+  // Over long documents the profile's floor may exceed the upper bound set for short passages:
+  // a filing's answer lies among many near-equal chunks, and the token budget still trims.
   const evidenceCap = Math.max(o.maxEvidence, longDoc?.minKeep ?? 0);
   const userMax = o.cutoff.maxKeep ?? o.maxEvidence;
   const cutOptions = { ...o.cutoff, maxKeep: Math.max(userMax, longDoc?.minKeep ?? 0) };
