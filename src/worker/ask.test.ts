@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIELD_EQUIPMENT_POLICY } from '../../test/fixtures/field-equipment';
+import { MARATHON_NOISE, MARATHON_PLANTED, MARATHON_QUESTION, MARATHON_REPORTS } from '../../test/fixtures/marathon';
 import { createPriorState, MemoryPriorStore } from '../core/select/priors';
 import type { Embedder } from '../models/embedder';
 import { loadUseEmbedderNode } from '../node/use-node';
@@ -172,6 +173,39 @@ describe('ask with settings and priors', () => {
       ask({ engine, settings: memorySettings() }, DEMO_QUESTION, { signal: controller.signal }),
     ).rejects.toMatchObject({ code: 'aborted' });
   });
+});
+
+describe('ask where several documents answer and some were written to order', () => {
+  let own: Engine;
+  beforeAll(async () => {
+    own = new Engine();
+    own.setEmbedder(embedder);
+    for (const d of DEMO_DOCUMENTS) await own.addDocument(d);
+    const notes = [...MARATHON_PLANTED, ...MARATHON_REPORTS, ...MARATHON_NOISE];
+    for (const [i, text] of notes.entries()) {
+      await own.addDocument({
+        docId: `note${i}`,
+        title: `note ${i}`,
+        text,
+        format: 'text',
+        sourceType: 'unknown',
+        status: 'current',
+      });
+    }
+  }, 120_000);
+
+  it('keeps five passages at the default settings, answers the reported winner, and says why', async () => {
+    const r = await ask({ engine: own, settings: memorySettings() }, MARATHON_QUESTION);
+    expect(r.outcome).toBe('supported');
+    expect(r.answer.text).toMatch(/Amara Okafor/);
+    expect(r.answer.text).not.toMatch(/Verhoeven/);
+    expect(r.cutoff.position).toBeGreaterThanOrEqual(5);
+    expect(r.cutoff.floor).toMatch(/^Kept at least 5: \d+ documents among the first \d+ passages state an answer/);
+    const setAside = r.candidates.filter((c) => /^dropped by verify: coordinated claim/.test(c.reason));
+    expect(setAside.length).toBeGreaterThan(0);
+    // Each says why once: as its outcome, not again as a flag.
+    for (const c of setAside) expect(c.flags.filter((f) => /coordinated claim: \d+ documents/.test(f))).toEqual([]);
+  }, 60_000);
 });
 
 describe('ask on a fact stated by one document of the library', () => {

@@ -524,6 +524,8 @@ function toAskCandidate(
   for (const f of packet.flags) if (f.candidateId === c.id) flags.add(f.kind.replace(/_/g, ' '));
   for (const e of c.trace) {
     if (e.stage !== 'verify' || !e.reason || /^no entailment model/.test(e.reason)) continue;
+    // The entry that dropped the candidate is its outcome's reason already: not a flag beside it.
+    if (!e.kept && !kept && (outcome?.reason ?? '').endsWith(e.reason)) continue;
     const check = typeof e.detail?.check === 'string' ? e.detail.check : 'verify';
     flags.add(`${check}: ${e.reason}`);
   }
