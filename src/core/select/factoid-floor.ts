@@ -84,16 +84,17 @@ export function factoidFloor(
     if (claimedValues(textOf(lookup, c.id), frame).claimed.length > 0) answering.add(c.docId);
   }
   const documents = answering.size;
+  const read = `among the first ${Math.min(o.window, ranked.length)} passages`;
   if (documents < o.minDocuments) {
     return {
       minKeep: null,
       documents,
-      reason: `${documents === 0 ? 'no document' : 'one document'} among the first ${Math.min(o.window, ranked.length)} passages states an answer: nothing to compare`,
+      reason: `${documents === 0 ? 'no document' : 'one document'} ${read} states an answer: nothing to compare`,
     };
   }
   return {
     minKeep: o.minKeep,
     documents,
-    reason: `${documents} documents among the first ${Math.min(o.window, ranked.length)} passages state an answer: at least ${o.minKeep} passages are kept so their statements are compared`,
+    reason: `${documents} documents ${read} state an answer: at least ${o.minKeep} passages are kept so their statements are compared`,
   };
 }

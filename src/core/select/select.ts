@@ -273,13 +273,10 @@ export async function selectEvidence(
   // The cutoff keeps the best candidate of a rationale nothing above the cut covers (`coverFloor`).
   const coverPairing = pairRationales(rationales, afterPriors, lookup, o.pairing);
   // A pool of long documents keeps more than its elbow (`long-document.ts`), within the upper bound.
-  const longDoc = o.longDocument
-    ? longDocumentProfile([...afterPriors].sort(byScoreDesc), lookup, o.longDocument)
-    : null;
+  const ranked = [...afterPriors].sort(byScoreDesc);
+  const longDoc = o.longDocument ? longDocumentProfile(ranked, lookup, o.longDocument) : null;
   // Several documents answering a one-value question: keep enough to compare them (`factoid-floor.ts`).
-  const factoid = o.factoidFloor
-    ? factoidFloor(question, [...afterPriors].sort(byScoreDesc), lookup, o.factoidFloor)
-    : null;
+  const factoid = o.factoidFloor ? factoidFloor(question, ranked, lookup, o.factoidFloor) : null;
   // Over long documents the profile's floor may exceed the upper bound set for short passages:
   // a filing's answer lies among many near-equal chunks, and the token budget still trims.
   const evidenceCap = Math.max(o.maxEvidence, longDoc?.minKeep ?? 0);

@@ -175,9 +175,9 @@ function standInsFor(
 ): Candidate[] {
   const keptIds = new Set(kept.map((c) => c.id));
   const keptDocs = new Set(kept.map((c) => c.docId));
-  const stated = new Map<string, string>();
+  const stated = new Set<string>();
   for (const p of passages) {
-    if (keptIds.has(p.c.id)) for (const v of p.values) stated.set(`${v.kind}:${v.key}`, v.raw);
+    if (keptIds.has(p.c.id)) for (const v of p.values) stated.add(`${v.kind}:${v.key}`);
   }
   const out: Candidate[] = [];
   const docs = new Set<string>();

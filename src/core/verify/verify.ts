@@ -90,7 +90,7 @@ export interface VerifyResult {
   readonly clusters: readonly LineageCluster[];
   /** Value groups the coordination check judged (coordinated or not). */
   readonly groups: readonly ValueGroup[];
-  /** Context candidates brought back for a conflict side. */
+  /** Context candidates brought back: stand-ins for a coordinated claim's passages, then conflict sides. */
   readonly reinstated: readonly string[];
   /** The lookup with flagged chunks redacted: pack from this one. */
   readonly lookup: EvidenceLookup;
@@ -136,13 +136,15 @@ export async function verifyEvidence(input: VerifyInput, options: Partial<Verify
     o.coordination,
   );
   const suspect = coordinatedIds(coord.groups);
-  // Independent passages stating a kept value stand in for those dropped (with their injection entry).
+  // A context passage brought back (a stand-in, a conflict side) carries its injection entry too.
   const screenedById = new Map(injContext.kept.map((c) => [c.id, c]));
-  const standIns = coord.standIns.map((c) => {
+  const withScreening = (c: Candidate): Candidate => {
     const screened = screenedById.get(c.id);
     const entry = c.trace[c.trace.length - 1];
     return screened && entry ? { ...c, trace: [...screened.trace, entry] } : c;
-  });
+  };
+  // Independent passages stating a kept value stand in for those dropped.
+  const standIns = coord.standIns.map(withScreening);
   const standInIds = new Set(standIns.map((c) => c.id));
 
   // 3. Conflicts. Replicas the lineage check dropped still count as (non-independent) statements.
@@ -159,13 +161,7 @@ export async function verifyEvidence(input: VerifyInput, options: Partial<Verify
     },
     { ...o.conflict, ...(input.maxKeep !== undefined ? { maxKeep: input.maxKeep } : {}) },
   );
-  // A reinstated context candidate carries its injection entry too.
-  const conKept = con.kept.map((c) => {
-    if (!con.reinstated.includes(c.id)) return c;
-    const screened = screenedById.get(c.id);
-    const entry = c.trace[c.trace.length - 1];
-    return screened && entry ? { ...c, trace: [...screened.trace, entry] } : c;
-  });
+  const conKept = con.kept.map((c) => (con.reinstated.includes(c.id) ? withScreening(c) : c));
   throwIfAborted(input.signal);
 
   // 4. NLI, protecting both sides of unresolved conflicts.
