@@ -10,7 +10,7 @@ import { createPriorState, MemoryPriorStore } from '../core/select/priors';
 import type { Embedder } from '../models/embedder';
 import { loadUseEmbedderNode } from '../node/use-node';
 import { DEMO_DOCUMENTS, DEMO_QUESTION } from '../ui/demo';
-import { ask, outcomeOfAsk, selectionOptions } from './ask';
+import { ask, floorReason, outcomeOfAsk, selectionOptions } from './ask';
 import type { AskResult } from './ask-api';
 import { Engine } from './engine';
 import { DEFAULT_APP_SETTINGS, SettingsHost, type SettingsStore } from './settings';
@@ -206,6 +206,26 @@ describe('ask where several documents answer and some were written to order', ()
     // Each says why once: as its outcome, not again as a flag.
     for (const c of setAside) expect(c.flags.filter((f) => /coordinated claim: \d+ documents/.test(f))).toEqual([]);
   }, 60_000);
+});
+
+describe('floorReason', () => {
+  const factoid = { minKeep: 5, documents: 3, reason: '3 documents state an answer' };
+  const long = { long: true, minKeep: 20, reason: 'most candidates come from long documents' };
+  type Packet = Parameters<typeof floorReason>[0];
+  it('gives the reason of the floor that binds: the higher one', () => {
+    expect(floorReason({ factoidFloor: factoid, longDocument: null } as Packet)).toBe(
+      'Kept at least 5: 3 documents state an answer.',
+    );
+    expect(floorReason({ factoidFloor: factoid, longDocument: long } as unknown as Packet)).toBe(
+      'Long documents: most candidates come from long documents.',
+    );
+    expect(
+      floorReason({
+        factoidFloor: { ...factoid, minKeep: null },
+        longDocument: { ...long, minKeep: null },
+      } as unknown as Packet),
+    ).toBeNull();
+  });
 });
 
 describe('ask on a fact stated by one document of the library', () => {

@@ -373,13 +373,12 @@ async function mentionedElsewhere(
   return found;
 }
 
-/** Why the cut keeps more than its elbow, when a floor applied (the factoid floor's reason first). */
-function floorReason(packet: Pick<EvidencePacket, 'factoidFloor' | 'longDocument'>): string | null {
-  const f = packet.factoidFloor;
-  if (f?.minKeep != null) return `Kept at least ${f.minKeep}: ${f.reason}.`;
-  const l = packet.longDocument;
-  if (l?.minKeep != null) return `Long documents: ${l.reason}.`;
-  return null;
+/** Why the cut keeps more than its elbow, when a floor applied: the higher floor's reason (the one that binds). */
+export function floorReason(packet: Pick<EvidencePacket, 'factoidFloor' | 'longDocument'>): string | null {
+  const f = packet.factoidFloor?.minKeep != null ? packet.factoidFloor : null;
+  const l = packet.longDocument?.minKeep != null ? packet.longDocument : null;
+  if (l && (!f || (l.minKeep as number) >= (f.minKeep as number))) return `Long documents: ${l.reason}.`;
+  return f ? `Kept at least ${f.minKeep}: ${f.reason}.` : null;
 }
 
 /** Plain-language reasons for each abstention reason code (abstain.ts). */
