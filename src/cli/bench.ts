@@ -19,6 +19,8 @@
  *   --ingest-browser  30 PDFs dropped at once in a Chromium worker: drop → searchable and → fully
  *                embedded, embedding overlapping parsing vs one file at a time (`bench-ingest-browser.ts`);
  *                with `--pdf FILE` (repeatable; `--probe WORDS`) those files instead, e.g. a 250-page filing
+ *   --testdocs   parse + chunk of every file in ../shared/testdocs in Node, slowest first, beside
+ *                one token count of its text (`bench-testdocs.ts`; `--runs N`, default 3)
  *   --tune-peers the SciFact TRAIN grid the peers' best settings were chosen on (`bench-systems.ts`)
  *   --browser    also runs --peers / --dense / --fullquery inside headless Chromium (a worker,
  *                the same code, WASM SIMD for the scan; `bench-browser.ts`)
@@ -60,6 +62,7 @@ import {
   type BenchRow,
 } from './bench-peers';
 import { runStartup, type StartupResult } from './bench-startup';
+import { runTestdocsBench, testdocsTable, type TestdocsResult } from './bench-testdocs';
 import { syntheticChunks } from './bench-systems';
 
 const SECTIONS = [
@@ -70,6 +73,7 @@ const SECTIONS = [
   'embed',
   'embed-browser',
   'ingest-browser',
+  'testdocs',
   'tune-peers',
 ] as const;
 type Section = (typeof SECTIONS)[number];
@@ -229,6 +233,7 @@ async function main(): Promise<void> {
     embed?: { batch: number; inputsPerSec: number }[];
     embedBrowser?: EmbedBrowserResult;
     ingestBrowser?: IngestBrowserResult;
+    testdocs?: TestdocsResult;
   } = { configs: [], dense: [], fullQuery: [] };
 
   if (args.sections.has('tune-peers')) console.log(await tunePeers(log));
@@ -330,6 +335,15 @@ async function main(): Promise<void> {
     else {
       out.ingestBrowser = res;
       console.log(`\nbatch ingest in a Chromium worker (median of the rounds)\n${ingestBrowserTable(res)}`);
+    }
+  }
+
+  if (args.sections.has('testdocs')) {
+    const res = await runTestdocsBench(args.runs, log);
+    if (typeof res === 'string') console.log(`\n${res}`);
+    else {
+      out.testdocs = res;
+      console.log(`\n${testdocsTable(res)}`);
     }
   }
 

@@ -49,15 +49,19 @@ describe('recordFeedback', () => {
     const settings = new SettingsHost(() => kept);
     const log: FeedbackRecord[] = [];
     const feedbackLog = () => ({ addFeedback: async (r: FeedbackRecord) => log.push(r) });
+    // One clock for both marks: λ decays with time, so a second read at a later Date.now() would
+    // differ from the first by however long the first call took.
+    const now = Date.UTC(2025, 0, 1);
     const up = await recordFeedback(
       { engine, settings, feedbackLog },
       { docId: 'h', verdict: 'helpful', chunkId: 'h#1', question: 'q?' },
+      now,
     );
     expect(up.before).toBe(DEFAULT_SOURCE_LAMBDAS.blog);
     expect(up.after).toBeGreaterThan(up.before);
     expect(up.persistent).toBe(true);
-    const down = await recordFeedback({ engine, settings, feedbackLog }, { docId: 'h', verdict: 'misleading' });
-    expect(down.before).toBeCloseTo(up.after, 10);
+    const down = await recordFeedback({ engine, settings, feedbackLog }, { docId: 'h', verdict: 'misleading' }, now);
+    expect(down.before).toBe(up.after);
     expect(down.after).toBeLessThan(down.before);
     expect((await settings.priors()).docs.h).toBeDefined();
     expect(log.map((r) => [r.docId, r.verdict, r.chunkId, r.query])).toEqual([

