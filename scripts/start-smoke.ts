@@ -7,7 +7,7 @@
  *
  * It fails (exit 1) only when the app does not get there at all within the hard limit
  * (`--limit-s`, default 180 s) or the page reports an error: the figures are a measurement,
- * reported in README, not an assertion (timings on a shared machine vary).
+ * reported in BENCHMARKS.md, not an assertion (timings on a shared machine vary).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { dirname, resolve } from 'node:path';

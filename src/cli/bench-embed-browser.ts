@@ -212,7 +212,7 @@ function describeRow(r: EmbedBrowserRow): string {
   return `  ${r.page}${r.threadsAsked !== null ? `, ${r.threadsAsked} thread(s) asked` : ''}${r.reportedCores !== null ? `, TF.js told ${r.reportedCores} cores` : ''}: ${b.name} ${b.threads} thread(s)${b.simd ? ' SIMD' : ''}; ${tp}; load cold ${f(r.cold.loadMs)} ms, warm ${f(r.warm.loadMs)} ms`;
 }
 
-/** A Markdown table of the result (the README's form). */
+/** A Markdown table of the result (BENCHMARKS.md's form). */
 export function embedBrowserTable(res: EmbedBrowserResult): string {
   const gpu = res.rows.filter((r) => r.asked === 'webgpu');
   const wasm = embedWasmTable({ ...res, rows: res.rows.filter((r) => r.asked === 'wasm') });

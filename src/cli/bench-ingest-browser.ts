@@ -181,7 +181,7 @@ function describeRun(r: IngestBenchRun): string {
   return `${r.overlap ? 'overlapped' : 'one file at a time'}: first searchable ${s(r.firstSearchableMs)}, all searchable ${s(r.allSearchableMs)}, all embedded ${s(r.embeddedMs)} (${r.files} files, ${r.chunks} chunks, ${r.failed} failed; search during the batch ${r.searchMs.toFixed(0)} ms, found the last file: ${r.lastFileFound})`;
 }
 
-/** A Markdown table of the result (the README's form): the median of each mode's rounds. */
+/** A Markdown table of the result (BENCHMARKS.md's form): the median of each mode's rounds. */
 export function ingestBrowserTable(res: IngestBrowserResult): string {
   const median = (xs: number[]): number => {
     const v = [...xs].sort((a, b) => a - b);

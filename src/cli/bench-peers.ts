@@ -93,7 +93,7 @@ export function heapMb(): number {
   return (m.heapUsed + m.arrayBuffers) / 2 ** 20;
 }
 
-/** Orama above this many documents is not run: its build and queries grow past minutes (see README). */
+/** Orama above this many documents is not run: its build and queries grow past minutes (see BENCHMARKS.md). */
 export const ORAMA_MAX_DOCS = 20_000;
 
 export function skipReason(system: LexicalSystem, corpus: BenchCorpus): string | null {

@@ -1,7 +1,7 @@
 /**
  * The long-documents targets on the financebench dev half, keywords only: 38 filings parsed and
  * 60 questions asked (about two minutes on 2 cores). A whole-corpus quality suite, so it runs in
- * `npm run test:quality` (which `.ci/run` runs after `npm test`), not in `npm test`; README has
+ * `npm run test:quality` (which `.ci/run` runs after `npm test`), not in `npm test`; BENCHMARKS.md has
  * the default profile's figures.
  */
 import { beforeAll, expect, it } from 'vitest';

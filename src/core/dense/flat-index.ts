@@ -11,7 +11,7 @@
  *   (symmetric: code = round(127·v/max|v|)), a quarter of the bytes; the query is quantized the
  *   same way and scores are integer dot products times both scales. Optional `rescore`: the
  *   best `rescore × k` rows by the int8 score are rescored with exact float32 dot products (a
- *   float copy is kept for that: 1.25× the float index). The nDCG cost on SciFact is in README.
+ *   float copy is kept for that: 1.25× the float index). The nDCG cost on SciFact is in BENCHMARKS.md.
  */
 import { EvidentError, assertKnownOptions } from '../errors';
 import type { Hit } from '../types';

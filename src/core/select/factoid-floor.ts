@@ -12,7 +12,7 @@
  * cutoff keeps at least `minKeep`. A fact that one document of a library states, with nothing
  * else about it, keeps the elbow's cut: there is nothing to compare it with.
  *
- * Set on RGB ids 0–49 and realtimeqa-dev ids 0–49 (README): five is what the RGB harness kept
+ * Set on RGB ids 0–49 and realtimeqa-dev ids 0–49 (BENCHMARKS.md): five is what the RGB harness kept
  * before the floor (`cutoff.minKeep 5`), and no other value was tried.
  */
 import type { Candidate } from '../types';
