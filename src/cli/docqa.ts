@@ -186,7 +186,7 @@ export async function keywordsOnlyEmbedder(): Promise<Embedder> {
 }
 
 /** The embedder through the Node embedding cache (the same vectors; reruns skip the model). */
-function cached(embedder: Embedder): Embedder {
+export function cached(embedder: Embedder): Embedder {
   return {
     id: embedder.id,
     dim: embedder.dim,
@@ -244,7 +244,7 @@ export async function ingestInto(engine: Engine, doc: string, file: string): Pro
 }
 
 /** Pages a chunk's characters lie on (a chunk across a page break is on both). */
-function chunkPages(chunk: Chunk, parsed: ParsedDocument): number[] {
+export function chunkPages(chunk: Chunk, parsed: ParsedDocument): number[] {
   const pages = parsed.pages;
   if (!pages || pages.length === 0) return chunk.page !== undefined ? [chunk.page] : [];
   const out: number[] = [];

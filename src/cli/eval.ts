@@ -7,6 +7,7 @@
  *   npm run eval -- --dataset ../shared/datasets/rgb-counterfactual --threat honest|spoofed [--json out.json]
  *   npm run eval -- --dataset ../shared/datasets/scifact --ablation [--split test|train] [--json out.json]
  *   npm run eval -- --dataset ../shared/datasets/financebench-dev --docqa [--json f] [--lexical-only] [--limit n] [--library single|all]
+ *   npm run eval -- --dataset benchmarks/testdocs-qa --answers [--json f] [--lexical-only] [--limit n] [--every n]
  *
  * Prints nDCG@10, R@10, R@100, MRR@10, MAP and P@10 per config; `--json` writes
  * `{dataset, split, configs: [{name, metrics}]}`; `--trec-dir` writes one TREC run file per
@@ -26,6 +27,7 @@ import { gradeRun, pinnedConfigs, readRegressionFile, type GradedMetric } from '
 import { rgbMain } from './rgb';
 import { ablationMain } from './ablation';
 import { docQaMain } from './docqa';
+import { answersMain } from './answers';
 import { inquiryMain } from './inquiry';
 
 export const DEFAULT_REGRESSION_FILE = 'test/regression.json';
@@ -93,6 +95,8 @@ async function main(argv: string[]): Promise<number> {
   if (argv.includes('--ablation')) return ablationMain(argv);
   // Document QA over long documents (questions.jsonl + docs/; src/cli/docqa.ts).
   if (argv.includes('--docqa')) return docQaMain(argv);
+  // Is the answer the user reads first right? (the same folders; src/cli/answers.ts)
+  if (argv.includes('--answers')) return answersMain(argv);
   if (argv.includes('--inquiry')) return inquiryMain(argv); // premise-directed inquiry (src/cli/inquiry.ts)
   const { values } = parseArgs({
     args: argv,
