@@ -3,7 +3,7 @@
  * CI runs, and every repository path README, DESIGN.md and the decision records name exists, so a
  * reader can find each stage where the text says it is.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -62,5 +62,35 @@ describe('README.md', () => {
   it('names only paths that exist', () => {
     const missing = repoPaths(readme).filter((p) => !existsSync(path.join(root, p)));
     expect(missing).toEqual([]);
+  });
+});
+describe('DESIGN.md and docs/decisions', () => {
+  const design = read('DESIGN.md');
+
+  it('is under 500 lines with a diagram of the pipeline', () => {
+    expect(lineCount(design)).toBeLessThan(500);
+    expect(design).toMatch(/```(?:mermaid|text)?\n[^`]*─►/);
+  });
+
+  it('names only paths that exist, for every stage it describes', () => {
+    const paths = repoPaths(design);
+    expect(paths.length).toBeGreaterThan(50);
+    expect(paths.filter((p) => !existsSync(path.join(root, p)))).toEqual([]);
+  });
+
+  it('keeps one dated decision per file, each with context, options, measurements and the choice', () => {
+    const files = readdirSync(path.join(root, 'docs', 'decisions')).filter(
+      (f) => f.endsWith('.md') && f !== 'README.md',
+    );
+    expect(files.length).toBeGreaterThan(5);
+    for (const file of files) {
+      expect(file, 'named YYYY-MM-DD-topic.md').toMatch(/^\d{4}-\d{2}-\d{2}-[a-z0-9-]+\.md$/);
+      const text = read(path.join('docs', 'decisions', file));
+      for (const heading of ['## Context', '## Options', '## Measured', '## Chosen']) {
+        expect(text, `${file} lacks "${heading}"`).toContain(heading);
+      }
+      const missing = repoPaths(text).filter((p) => !existsSync(path.join(root, p)));
+      expect(missing, file).toEqual([]);
+    }
   });
 });

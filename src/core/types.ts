@@ -3,7 +3,7 @@
  * Stages never mutate a value they receive: they return new objects with a trace entry added.
  */
 
-/** Source-type taxonomy of the source-aware reranking paper (see DESIGN.md, priors). */
+/** Source-type taxonomy of the source-aware reranking paper (λ table: src/core/select/README.md). */
 export const SOURCE_TYPES = [
   'peer_reviewed',
   'government',

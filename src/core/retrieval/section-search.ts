@@ -11,8 +11,8 @@
  *
  * `boost` and `perSection` are set by hand, not searched over: with them the financebench dev
  * half's top-20 page hit went 65 % → 83 % (keywords only, `npm run eval -- --dataset
- * ../shared/datasets/financebench-dev --docqa --lexical-only`; DESIGN.md, Sections a question
- * names). No other values were tried.
+ * ../shared/datasets/financebench-dev --docqa --lexical-only`;
+ * docs/decisions/2026-12-02-section-search.md). No other values were tried.
  */
 import type { Bm25Hit, Bm25Index, Bm25TermTrace } from '../lexical/bm25';
 import type { SectionMatch } from './sections';

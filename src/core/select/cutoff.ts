@@ -28,7 +28,7 @@ import { byScoreDesc, checkInt, checkRange, withEntry } from './common';
 
 /**
  * Default `coverFloor`: a rationale's best candidate comes back when it scores ≥ 0.8 of the top.
- * Our choice, checked on SciFact TRAIN (see DESIGN.md, selection) and on the demo question.
+ * Our choice, checked on SciFact TRAIN (docs/decisions/2026-12-01-selection-packing.md) and on the demo question.
  */
 export const COVER_FLOOR = 0.8;
 /** Default `coverRanks`: only the first 3 of the curve can come back (our choice, checked likewise). */

@@ -26,7 +26,8 @@ export interface LongDocumentOptions {
   readonly window: number;
   /**
    * Least evidence kept past the cutoff for a long pool; it may exceed the cutoff's upper bound
-   * (select.ts). Default 20 (financebench dev half; DESIGN.md, Long documents).
+   * (select.ts). Default 20 (financebench dev half;
+   * docs/decisions/2026-12-01-long-document-floor.md).
    */
   readonly minKeep: number;
   /** MMR's cap on chunks of one document for a long pool. Default 20. */
