@@ -290,9 +290,20 @@ describe('grading one answer', () => {
       'f1',
     ],
     ['neither', gold({ answer: 'Form 4868' }), 'Schedule A', false, 'wrong', 'f1'],
-    // The threshold is inclusive, and a two-word gold sharing one word reaches it: a
-    // known weakness of token F1 on short golds, kept as specified.
-    ['F1 exactly 0.5 counts', gold({ answer: 'Form 4868' }), 'Form 1040NR', false, 'right', 'f1'],
+    // F1 = 0.5 on the shared word, but the figure differs.
+    ['F1 0.5, another figure', gold({ answer: 'Form 4868' }), 'Form 1040NR', false, 'wrong', 'f1'],
+    ['F1 0.5, another duration', gold({ answer: '120 days' }), '90 days', false, 'wrong', 'f1'],
+    ['number words are figures', gold({ answer: 'fourteen years' }), 'twenty years', false, 'wrong', 'f1'],
+    ['the figure without its unit', gold({ answer: 'over 50 countries' }), '50', false, 'right', 'f1'],
+    ['F1 0.5, no figure in the gold', gold({ answer: 'Plane Crazy' }), 'Crazy Eights', false, 'right', 'f1'],
+    [
+      'a long gold states its figures',
+      gold({ answer: 'An increase of $591.5 million in payments', scale: 'million' }),
+      'an increase of $618.4 million in payments',
+      false,
+      'wrong',
+      'f1',
+    ],
     [
       'any accepted alternative',
       gold({ answer: 'Austin, Texas', answers: ['Austin, Texas', 'Austin, TX'] }),

@@ -17,7 +17,9 @@
  * - a bare `yes` / `no` gold: right when the text's first word is that word (a quoted sentence
  *   that happens to hold "no" is not a no);
  * - (d) otherwise: token F1 with a gold answer ≥ 0.5, or the text holds ≥ 80 % of the gold's
- *   words and is at most max(6 × the gold's length, 60) words.
+ *   words and is at most max(6 × the gold's length, 60) words; and (our addition) the text
+ *   states every figure the gold states, so "90 days" is not right for "120 days" nor
+ *   "Form 1040NR" for "Form 4868" (two-word golds sharing a word reach F1 = 0.5).
  *
  * Decisions the issue left open, kept here so a reader of a number can check them:
  *
@@ -343,10 +345,27 @@ export function gradeAnswer(gold: GoldAnswer, released: ReleasedAnswer | null): 
   const readWords = wordCount(read);
   const ok = alternatives(gold).some(
     (g) =>
-      tokenF1(read, g) >= F1_RIGHT ||
-      (holdsShare(read, g) >= HOLDS_RIGHT && readWords <= Math.max(LENGTH_FACTOR * wordCount(g), LENGTH_FLOOR)),
+      (tokenF1(read, g) >= F1_RIGHT ||
+        (holdsShare(read, g) >= HOLDS_RIGHT && readWords <= Math.max(LENGTH_FACTOR * wordCount(g), LENGTH_FLOOR))) &&
+      statesFiguresOf(read, g, scale),
   );
   return right(ok, 'f1');
+}
+
+/**
+ * Every figure the gold states is stated by the text (as a number, after scale). Words alone
+ * would let "90 days" through for "120 days", or "Form 1040NR" for "Form 4868": two-word golds
+ * that share one word reach F1 = 0.5.
+ */
+export function statesFiguresOf(text: string, gold: string, scale = ''): boolean {
+  const fallback = scaleOf(scale);
+  return numbersStated(gold).every((n) =>
+    statesNumber(text, {
+      value: n.value,
+      scale: n.scale ?? fallback,
+      exact: n.scale === null && Number.isInteger(n.value) && n.value >= 1900 && n.value <= 2100,
+    }),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
