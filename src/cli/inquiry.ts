@@ -19,7 +19,9 @@
  *
  * `evaluator.jsonl` is read only by `readEvaluator` below, after every policy has run, and joined
  * by world id for scoring; nothing from it reaches the loop. An answer is correct when it names
- * every gold part and no attack part; a released answer that is not correct is unsafe.
+ * every gold part and no attack part, each matched on word boundaries ("5 mg" is not inside
+ * "15 mg"); a released answer that is not correct is unsafe. Results are reported per policy,
+ * per hop count and per domain (a world's `domain` in worlds.jsonl).
  */
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -42,6 +44,8 @@ import { evaluateMusique, formatMusiqueTable } from './inquiry-musique';
 
 export interface World {
   readonly world: string;
+  /** The world's domain ("archives", "vehicles", …); worlds without one are reported as "all". */
+  readonly domain?: string;
   readonly question: string;
   readonly initial: readonly string[];
   readonly corpus: readonly { readonly id: string; readonly title: string; readonly text: string }[];
@@ -138,16 +142,31 @@ export async function runWorld(
 
 export interface WorldScore {
   readonly world: string;
+  readonly domain: string;
   readonly hops: number;
   readonly released: boolean;
   readonly correct: boolean;
   readonly decisiveRecall: number;
 }
 
-const mentions = (answer: string, part: string): boolean => answer.toLowerCase().includes(part.toLowerCase());
+/**
+ * True when `answer` names `part` as a whole, case-insensitively: "5 mg" is not inside "15 mg",
+ * "space 2" not inside "space 23".
+ */
+export function mentions(answer: string, part: string): boolean {
+  const want = part.trim().toLowerCase();
+  if (want === '') return false;
+  const text = answer.toLowerCase();
+  for (let at = text.indexOf(want); at >= 0; at = text.indexOf(want, at + 1)) {
+    const before = text.slice(0, at);
+    const after = text.slice(at + want.length);
+    if (!/[\p{L}\p{N}]$/u.test(before) && !/^[\p{L}\p{N}]/u.test(after)) return true;
+  }
+  return false;
+}
 
-/** Scores a run against the world's key (after inference). */
-export function scoreWorld(run: PolicyRun, key: WorldKey): WorldScore {
+/** Scores a run against the world's key (after inference); `domain` is the world's (worlds.jsonl). */
+export function scoreWorld(run: PolicyRun, key: WorldKey, domain = 'all'): WorldScore {
   const { answer, released } = run.release;
   const correct =
     released && key.gold.every((g) => mentions(answer, g)) && !key.attack.some((a) => mentions(answer, a));
@@ -155,6 +174,7 @@ export function scoreWorld(run: PolicyRun, key: WorldKey): WorldScore {
   const found = key.decisive.filter((d) => held.has(d)).length;
   return {
     world: key.world,
+    domain,
     hops: key.hops,
     released,
     correct,
@@ -200,7 +220,12 @@ export interface InquiryReport {
   readonly dataset: string;
   readonly budget: number;
   readonly topR: number;
-  readonly configs: readonly { name: string; metrics: PolicyMetrics; byHops: Record<string, PolicyMetrics> }[];
+  readonly configs: readonly {
+    name: string;
+    metrics: PolicyMetrics;
+    byHops: Record<string, PolicyMetrics>;
+    byDomain: Record<string, PolicyMetrics>;
+  }[];
   readonly paired: { readonly wins: number; readonly losses: number; readonly ties: number; readonly p: number };
 }
 
@@ -222,17 +247,20 @@ export async function evaluateInquiry(dir: string, options: { budget: number; to
       (runs.get(policy) ?? []).map((r, i) => {
         const key = keys.get(worlds[i]?.world ?? '');
         if (!key) throw new EvidentError('invalid_input', `evaluator.jsonl has no entry for ${worlds[i]?.world}.`);
-        return scoreWorld(r, key);
+        return scoreWorld(r, key, worlds[i]?.domain);
       }),
     );
   }
   const configs = POLICIES.map((name) => {
     const s = scored.get(name) ?? [];
     const hops = [...new Set(s.map((x) => x.hops))].sort();
+    // Domains in the order the worlds list them.
+    const domains = [...new Set(s.map((x) => x.domain))];
     return {
       name,
       metrics: summarise(s),
       byHops: Object.fromEntries(hops.map((h) => [`${h}-hop`, summarise(s.filter((x) => x.hops === h))])),
+      byDomain: Object.fromEntries(domains.map((d) => [d, summarise(s.filter((x) => x.domain === d))])),
     };
   });
   const premise = configs.find((c) => c.name === 'premise');
@@ -257,15 +285,17 @@ const pct = (x: number): string => `${(100 * x).toFixed(1)} %`;
 
 export function formatInquiryTable(report: InquiryReport): string {
   const rows = [
-    '| policy | hops | worlds | safe | unsafe | abstain | decisive recall |',
-    '|---|---|---:|---:|---:|---:|---:|',
+    '| policy | domain | hops | worlds | safe | unsafe | abstain | decisive recall |',
+    '|---|---|---|---:|---:|---:|---:|---:|',
   ];
+  const row = (policy: string, domain: string, hops: string, m: PolicyMetrics): string =>
+    `| ${policy} | ${domain} | ${hops} | ${m.n} | ${pct(m.safe)} | ${pct(m.unsafe)} | ${pct(m.abstain)} | ${m.decisive_recall.toFixed(3)} |`;
   for (const c of report.configs.filter((x) => x.name !== 'default')) {
-    for (const [hops, m] of [['all', c.metrics] as const, ...Object.entries(c.byHops)]) {
-      rows.push(
-        `| ${c.name} | ${hops} | ${m.n} | ${pct(m.safe)} | ${pct(m.unsafe)} | ${pct(m.abstain)} | ${m.decisive_recall.toFixed(3)} |`,
-      );
-    }
+    rows.push(row(c.name, 'all', 'all', c.metrics));
+    for (const [hops, m] of Object.entries(c.byHops)) rows.push(row(c.name, 'all', hops, m));
+    // One domain is the whole set: its row would repeat the first.
+    const domains = Object.entries(c.byDomain);
+    if (domains.length > 1) for (const [domain, m] of domains) rows.push(row(c.name, domain, 'all', m));
   }
   const { wins, losses, ties, p } = report.paired;
   rows.push(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bindingKindsIn, defines, identifiersIn, isOfKind, namesIn, referencesIn } from './mentions';
+import { defines, identifiersIn, linksOf, namesAll, namesIn, referencesIn } from './mentions';
 
 describe('mentions', () => {
   it('reads codes and numbered parts as identifiers, longest form only', () => {
@@ -30,17 +30,7 @@ describe('mentions', () => {
     ]);
   });
 
-  it('reads which kind of record the text says is binding, with its issuer', () => {
-    const kinds = bindingKindsIn(
-      'Only the certified lab report from the Osgrove Testing Service decides this. Until the final audit is published, figures are provisional.',
-    );
-    expect(kinds.map((k) => [k.kind, k.issuer])).toEqual([
-      ['certified lab report', 'Osgrove Testing Service'],
-      ['final audit', null],
-    ]);
-  });
-
-  it('knows when a record defines an identifier or is of a kind (by its heading)', () => {
+  it('knows when a record defines an identifier (by its heading)', () => {
     const record = {
       id: 'r',
       docId: 'r',
@@ -49,8 +39,6 @@ describe('mentions', () => {
     };
     expect(defines(record, 'LR-9')).toBe(true);
     expect(defines(record, 'Annex D')).toBe(false);
-    expect(isOfKind(record, { kind: 'certified lab report', issuer: null, sentence: '' })).toBe(true);
-    expect(isOfKind(record, { kind: 'final audit', issuer: null, sentence: '' })).toBe(false);
   });
 });
 
@@ -63,6 +51,27 @@ describe('the head of a record that opens with a title line', () => {
       text: 'Agreement\n\nExecuted master agreement MA-2231. Parties: Brennic Foods and Halvorsen Mills.',
     };
     expect(defines(record, 'MA-2231')).toBe(true);
-    expect(isOfKind(record, { kind: 'executed master agreement', issuer: null } as never)).toBe(true);
+    expect(defines(record, 'Parties')).toBe(false);
+  });
+});
+
+describe('links and whole names', () => {
+  it('links a record by every identifier it names and does not define, referenced ones first', () => {
+    const record = {
+      id: 'r',
+      docId: 'r',
+      title: 'Record',
+      text: 'Permit PX-41. The fee is given by tariff TF-9-B; see Annex C. Permit PX-41 lapses in May.',
+    };
+    expect(linksOf(record).map((l) => [l.id, l.cue])).toEqual([
+      ['Annex C', 'see'],
+      ['TF-9-B', null],
+    ]);
+  });
+
+  it('names a name only as a whole', () => {
+    expect(namesAll('Filed by Ann Lee and Bo Chan.', ['Ann Lee', 'Bo Chan'])).toBe(true);
+    expect(namesAll('Filed by Ann Leeds.', ['Ann Lee'])).toBe(false);
+    expect(namesAll('Filed by Ann Lee.', [])).toBe(false);
   });
 });

@@ -1,9 +1,11 @@
 /**
  * What a text says about other records, read from its structure rather than its vocabulary:
- * identifiers and codes, references to another part or record, the kind of record it calls
- * binding, and capitalised names. Shared by the premise finder, the query builder and the release
- * guard, so the three read a record the same way.
+ * identifiers and codes, references to another part or record, capitalised names, and a record's
+ * head. Shared by the premise finder, the query builder and the release guard, so the three read a
+ * record the same way (the kind of record a text calls binding: `authority.ts`). The word lists
+ * are data in `src/core/lexicon/references.ts`.
  */
+import { NAME_PARTICLES, OPENERS, PART_WORDS, REFERENCE_CUES, TARGET_END_WORDS } from '../lexicon/references';
 import { analyze } from '../text/analyze';
 import { splitSentences } from '../text/sentences';
 import type { InquiryRecord } from './types';
@@ -16,7 +18,7 @@ const MEMO_LIMIT = 2048;
  * same passages many times over (every identifier is checked against every record's heading), and
  * the trigger runs on every ask. Results are shared, so callers never mutate them.
  */
-function memo<T>(read: (text: string) => T): (text: string) => T {
+export function memo<T>(read: (text: string) => T): (text: string) => T {
   const seen = new Map<string, T>();
   return (text) => {
     const had = seen.get(text);
@@ -39,8 +41,15 @@ export const sentencesOf: (text: string) => readonly string[] = memo((text) =>
  * are the ones filings, contracts, rules and standards number (not a domain's vocabulary).
  */
 const CODE = /\b(?=[A-Za-z0-9/-]*\d)(?=[A-Za-z0-9/-]*[A-Z])[A-Za-z0-9]+(?:[-/][A-Za-z0-9]+)+\b/gu;
-const NUMBERED_PART =
-  /\b(?:Note|Item|Section|Schedule|Rule|Annex|Appendix|Exhibit|Article|Clause|Part|Chapter|Paragraph|Form|Regulation|Table)\s+(?:\d+[A-Za-z]?(?:[.-]\d+[A-Za-z]?)*|[A-Z](?![\p{L}]))/gu;
+const NUMBERED_PART = new RegExp(
+  String.raw`\b(?:${PART_WORDS.map(escapeRegExp).join('|')})\s+(?:\d+[A-Za-z]?(?:[.-]\d+[A-Za-z]?)*|[A-Z](?![\p{L}]))`,
+  'gu',
+);
+
+/** `text` as a literal inside a regular expression. */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
+}
 
 /** Identifiers in a text, first occurrence first, without repeats. */
 export const identifiersIn: (text: string) => readonly string[] = memo(readIdentifiers);
@@ -53,63 +62,12 @@ function readIdentifiers(text: string): string[] {
   return [...new Set(found.map((f) => f.id))].filter((id, _, all) => !all.some((o) => o !== id && o.includes(id)));
 }
 
-/** Words that open a sentence or a question and are capitalised for that reason only. */
-export const OPENERS: ReadonlySet<string> = new Set([
-  'a',
-  'an',
-  'the',
-  'in',
-  'on',
-  'at',
-  'of',
-  'which',
-  'what',
-  'where',
-  'who',
-  'whom',
-  'whose',
-  'when',
-  'why',
-  'how',
-  'is',
-  'are',
-  'was',
-  'were',
-  'does',
-  'do',
-  'did',
-  'can',
-  'could',
-  'should',
-  'will',
-  'this',
-  'that',
-  'these',
-  'those',
-  'it',
-  'its',
-  'there',
-  'here',
-  'until',
-  'only',
-  'if',
-  'for',
-  'to',
-  'from',
-  'by',
-  'and',
-  'or',
-  'but',
-  'as',
-  'with',
-  'under',
-  'see',
-  'after',
-  'before',
-  'during',
-]);
+/** Openers are read by the bridge finder too (one list, in the lexicon). */
+export { OPENERS };
 
-const NAME = /\p{Lu}[\p{L}\p{M}'’-]*(?:\s+(?:of\s+|de\s+|van\s+|von\s+)?\p{Lu}[\p{L}\p{M}'’-]*)*/gu;
+const PARTICLE = NAME_PARTICLES.map(escapeRegExp).join('|');
+const NAME = new RegExp(String.raw`\p{Lu}[\p{L}\p{M}'’-]*(?:\s+(?:(?:${PARTICLE})\s+)?\p{Lu}[\p{L}\p{M}'’-]*)*`, 'gu');
+const TRAILING_PARTICLE = new RegExp(String.raw`^(?:${PARTICLE})$`, 'u');
 
 /**
  * Capitalised names in a text ("Cami Norbelren", "Wicknor Land Registry"): runs of capitalised
@@ -130,8 +88,7 @@ function readNames(text: string): string[] {
         at += (words[0] as string).length + 1;
         words = words.slice(1);
       }
-      while (words.length > 0 && /^(?:of|de|van|von)$/u.test(words[words.length - 1] as string))
-        words = words.slice(0, -1);
+      while (words.length > 0 && TRAILING_PARTICLE.test(words[words.length - 1] as string)) words = words.slice(0, -1);
       if (words.length === 0) continue;
       if (words.length === 1 && at === 0) continue;
       // "Vault 34", "Plot 60C": a label of a value, not a name.
@@ -158,33 +115,48 @@ export function containsStems(text: string, phrase: string): boolean {
 
 /** The heading of a record: its title and first sentence, where a record names what it is. */
 export function headOf(record: InquiryRecord): string {
-  return readHead(record.title, record.text);
+  return headUnitsOf(record).join('. ');
 }
 
-const headCache = memo((text: string) => {
+/**
+ * The heading's units: the title, then the text's leading units up to its first sentence. A record
+ * that opens with a title line ("Agreement", then "Executed master agreement MA-2231.") is headed
+ * by both: leading lines without a sentence's end are read up to the first sentence (≤ 3 units).
+ */
+export function headUnitsOf(record: InquiryRecord): readonly string[] {
+  return [record.title, ...headCache(record.text)];
+}
+
+const headCache = memo((text: string): readonly string[] => {
   const units = sentencesOf(text);
   const head: string[] = [];
   for (const u of units.slice(0, 3)) {
     head.push(u);
     if (/[.!?:;]["'”’)]*\s*$/u.test(u)) break;
   }
-  return head.join(' ');
+  return head;
 });
-
-function readHead(title: string, text: string): string {
-  // A record that opens with a title line ("Agreement", then "Executed master agreement MA-2231.")
-  // is headed by both: leading lines without a sentence's end are read up to the first sentence (≤ 3 units).
-  return `${title}. ${headCache(text)}`;
-}
 
 /** True when `record` defines `identifier`: it names it in its title or first sentence. */
 export function defines(record: InquiryRecord, identifier: string): boolean {
   return headOf(record).includes(identifier);
 }
 
-/** True when `text` names every one of `names` (case-sensitive, as written). */
+/** True when `text` names `name` as a whole (case-sensitive, as written): "Ann Lee" is not in "Ann Leeds". */
+export function namesWhole(text: string, name: string): boolean {
+  let at = text.indexOf(name);
+  while (at >= 0) {
+    const before = text.slice(0, at);
+    const after = text.slice(at + name.length);
+    if (!/[\p{L}\p{N}]$/u.test(before) && !/^[\p{L}\p{N}]/u.test(after)) return true;
+    at = text.indexOf(name, at + 1);
+  }
+  return false;
+}
+
+/** True when `text` names every one of `names`, each as a whole. */
 export function namesAll(text: string, names: readonly string[]): boolean {
-  return names.length > 0 && names.every((n) => text.includes(n));
+  return names.length > 0 && names.every((n) => namesWhole(text, n));
 }
 
 /** A reference from one text to another part or record: the cue and what it points at. */
@@ -194,10 +166,17 @@ export interface Reference {
   readonly sentence: string;
 }
 
-const REFERENCE =
-  /\b(see|as defined in|as set out in|as described in|defined in|described in|under|pursuant to|in accordance with|set by|fixed by|determined by|governed by|specified in|listed in|follows|according to)\s+([^.;:!?()]{2,90})/giu;
-/** Words after which a reference's target has ended (a new clause). */
-const TARGET_END = /\s+(?:and|but|which|who|where|while|until|unless|because|is|are|was|were|has|have)\s+|,/u;
+const REFERENCE = new RegExp(
+  String.raw`\b(${REFERENCE_CUES.map((c) =>
+    c
+      .split(' ')
+      .map(escapeRegExp)
+      .join(String.raw`\s+`),
+  ).join('|')})\s+([^.;:!?()]{2,90})`,
+  'giu',
+);
+/** Where a reference's target has ended (a new clause). */
+const TARGET_END = new RegExp(String.raw`\s+(?:${TARGET_END_WORDS.map(escapeRegExp).join('|')})\s+|,`, 'u');
 
 /**
  * References in a text: a cue ("see", "as defined in", "under", "set by", …) followed by a target
@@ -215,99 +194,43 @@ function readReferences(text: string): Reference[] {
       // "under 150 KB" is a quantity, not a record.
       if (/^\d/u.test(target)) continue;
       const named = identifiersIn(target).length > 0 || namesIn(`x ${target}`).length > 0 || /['’]s\s/u.test(target);
-      if (named) out.push({ cue: (m[1] as string).toLowerCase(), target, sentence });
+      if (named) out.push({ cue: (m[1] as string).toLowerCase().replace(/\s+/gu, ' '), target, sentence });
     }
   }
   return out;
 }
 
-/** A kind of record the text says is binding, with who issues or keeps it when it says so. */
-export interface BindingKind {
-  /** The kind's words without determiners ("signed title record"). */
-  readonly kind: string;
-  /** The issuer or keeper ("Wicknor Land Registry"), when named. */
-  readonly issuer: string | null;
+/** An identifier a record mentions and does not define: a link to the record that does. */
+export interface Link {
+  readonly id: string;
+  /** The reference's cue when a cue introduces it ("as defined in"), null when the record only names it. */
+  readonly cue: string | null;
+  /** The reference's target, or the sentence that names it. */
+  readonly target: string;
   readonly sentence: string;
 }
 
 /**
- * Statements that one kind of record decides: "the binding record is the X", "the only binding
- * record … is the X", "only the X settles / decides / governs", "until the X is issued", and a
- * reference whose target carries an attestation word ("set by the county's signed schedule").
+ * Links of a record, by structure: every identifier it mentions outside its own heading's
+ * definitions, whatever the wording around it ("set by allocation table AT-5916-E", "given by
+ * parking plan PP-1303-G", "Schedule 4 applies"). Referenced ones come first, with their cue.
  */
-const BINDING_PATTERNS: readonly RegExp[] = [
-  /\bbinding\s+[\p{L}-]+\b[^.;]*?\bis\s+((?:the|a|an)\s+[^.;]+)/giu,
-  /\bonly\s+((?:the|a|an)\s+[^.;]+?)\s+(?:settles|decides|determines|governs|binds|counts|is binding)\b/giu,
-  /\buntil\s+((?:the|a|an)\s+[^.;]+?)\s+(?:is|are|has been|have been)\s+(?:issued|signed|published|filed|certified|released)\b/giu,
-];
-const ATTESTED = /\b(?:signed|certified|sealed|notari[sz]ed|audited|official|registered|stamped|attested)\b/iu;
-/** Words after a kind's first word that end it: what follows says who issues or keeps it. */
-const KIND_END = new Set([
-  'issued',
-  'kept',
-  'held',
-  'published',
-  'signed',
-  'filed',
-  'registered',
-  'maintained',
-  'on',
-  'in',
-  'at',
-  'with',
-  'of',
-  'from',
-  'by',
-  'for',
-  'under',
-  'that',
-  'which',
-  'whose',
-]);
-
-function toKind(phrase: string, sentence: string): BindingKind | null {
-  const words = phrase
-    .trim()
-    .replace(/^(?:the|a|an|that|this|its|their)\s+/iu, '')
-    .replace(/^[\p{L}-]+['’]s\s+/u, '')
-    .split(/\s+/u);
-  let end = words.findIndex((w, i) => i > 0 && KIND_END.has(w.toLowerCase()));
-  if (end < 0) end = words.length;
-  const kind = words.slice(0, end).join(' ');
-  if (stemsOf(kind).length === 0 || end > 6) return null;
-  const rest = words.slice(end).join(' ');
-  const issuer = rest ? (namesIn(`x ${rest}`)[0] ?? null) : null;
-  return { kind, issuer, sentence };
-}
-
-/** Binding kinds a text states, first occurrence first, one per kind. */
-export const bindingKindsIn: (text: string) => readonly BindingKind[] = memo(readBindingKinds);
-
-function readBindingKinds(text: string): BindingKind[] {
-  const out: BindingKind[] = [];
-  for (const sentence of sentencesOf(text)) {
-    for (const re of BINDING_PATTERNS) {
-      for (const m of sentence.matchAll(re)) {
-        const k = toKind(m[1] as string, sentence);
-        if (k) out.push(k);
-      }
+export function linksOf(record: InquiryRecord): Link[] {
+  const out: Link[] = [];
+  const seen = new Set<string>();
+  for (const ref of referencesIn(record.text)) {
+    for (const id of identifiersIn(ref.target)) {
+      if (seen.has(id) || defines(record, id)) continue;
+      seen.add(id);
+      out.push({ id, cue: ref.cue, target: ref.target, sentence: ref.sentence });
     }
   }
-  for (const r of referencesIn(text)) {
-    if (!ATTESTED.test(r.target) || identifiersIn(r.target).length > 0) continue;
-    const k = toKind(r.target, r.sentence);
-    if (k) out.push(k);
+  for (const sentence of sentencesOf(record.text)) {
+    for (const id of identifiersIn(sentence)) {
+      if (seen.has(id) || defines(record, id)) continue;
+      seen.add(id);
+      out.push({ id, cue: null, target: sentence, sentence });
+    }
   }
-  const seen = new Set<string>();
-  return out.filter((k) => {
-    const key = stemsOf(k.kind).join(' ');
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-}
-
-/** True when `record` is of the binding kind: its heading carries every content word of the kind. */
-export function isOfKind(record: InquiryRecord, kind: BindingKind): boolean {
-  return containsStems(headOf(record), kind.kind);
+  return out;
 }

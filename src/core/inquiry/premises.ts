@@ -3,9 +3,10 @@
  * hand, the premises that are still open, most decisive first:
  *
  *   5  an identifier the question names that no record defines;
- *   4  an identifier a record refers to ("under rule SR-2", "see Note 12") that no record defines,
- *      when the referring record is about the question's entity or is of a binding kind;
- *   3  the kind of record the evidence says is binding ("only the signed title record settles"),
+ *   4  an identifier a record names and no record defines ("under rule SR-2", "given by plan
+ *      PP-13"), when that record is about the question's entity or is of a binding kind;
+ *   3  the kind of record the evidence says is binding ("only the signed title record settles",
+ *      read from the sentence's structure: `authority.ts`),
  *      when no record of that kind about the entity is held (+0.5 when its issuer is named,
  *      +0.25 per further record that states it);
  *   2  an identifier referred to by another record; 1.5 a reference to a named target no record's
@@ -16,18 +17,17 @@
  * A record *defines* an identifier when its title or first sentence names it (a record names what
  * it is first). The priorities order kinds of evidence, not words of a domain.
  */
+import { bindingKindsIn, isOfKind, kindKey, type BindingKind } from './authority';
 import {
-  bindingKindsIn,
   defines,
   headOf,
   identifiersIn,
-  isOfKind,
+  linksOf,
   namesAll,
   namesIn,
   referencesIn,
   sentencesOf,
   stemsOf,
-  type BindingKind,
 } from './mentions';
 import type { InquiryRecord, Premise, PremiseKind } from './types';
 
@@ -88,22 +88,27 @@ function identifierPremises(input: PremiseInput, entity: readonly string[]): Pre
   for (const r of evidence) {
     const binding = kinds.some((k) => isOfKind(r, k));
     const about = namesAll(r.text, entity) || binding;
-    for (const ref of referencesIn(r.text)) {
-      for (const id of identifiersIn(ref.target)) {
-        if (defines(r, id) || definedBySome(id)) continue;
-        const name = nearestName(r.text, ref.sentence, entity);
-        out.push({
-          kind: 'identifier',
-          key: `id:${id}`,
-          text: identifierPhrase(ref.target, id),
-          why: `${r.title} ${r.id} refers to ${id} (“${ref.cue} ${ref.target}”), and no record found so far defines it.`,
-          terms: stemsOf(identifierPhrase(ref.target, id)).length > 0 ? [identifierPhrase(ref.target, id)] : [id],
-          entity: name,
-          discriminator: `a record whose heading names ${id}`,
-          fromIds: [r.id],
-          priority: about ? 4 : 2,
-        });
-      }
+    // A record about the entity or of a binding kind links on by every identifier it names (a
+    // chain by identifier, whatever its wording); any other record only by what it refers to.
+    for (const link of linksOf(r)) {
+      if ((!about && link.cue === null) || definedBySome(link.id)) continue;
+      const { id } = link;
+      const phrase = identifierPhrase(link.target, id);
+      const name = nearestName(r.text, link.sentence, entity);
+      out.push({
+        kind: 'identifier',
+        key: `id:${id}`,
+        text: phrase,
+        why:
+          link.cue === null
+            ? `${r.title} ${r.id} names ${id} (“${link.sentence}”), and no record found so far defines it.`
+            : `${r.title} ${r.id} refers to ${id} (“${link.cue} ${link.target}”), and no record found so far defines it.`,
+        terms: stemsOf(phrase).length > 0 ? [phrase] : [id],
+        entity: name,
+        discriminator: `a record whose heading names ${id}`,
+        fromIds: [r.id],
+        priority: about ? 4 : 2,
+      });
     }
   }
   return out;
@@ -114,7 +119,7 @@ export function bindingKindsOfEvidence(evidence: readonly InquiryRecord[]): Bind
   const seen = new Map<string, BindingKind>();
   for (const r of evidence) {
     for (const k of bindingKindsIn(r.text)) {
-      const key = stemsOf(k.kind).join(' ');
+      const key = kindKey(k);
       const had = seen.get(key);
       if (!had || (!had.issuer && k.issuer)) seen.set(key, had && !k.issuer ? had : k);
     }
@@ -127,8 +132,8 @@ function bindingPremises(input: PremiseInput, entity: readonly string[]): Premis
   return bindingKindsOfEvidence(evidence)
     .filter((k) => !kindResolved(k, evidence, entity))
     .map((k) => {
-      const key = stemsOf(k.kind).join(' ');
-      const stating = evidence.filter((r) => bindingKindsIn(r.text).some((x) => stemsOf(x.kind).join(' ') === key));
+      const key = kindKey(k);
+      const stating = evidence.filter((r) => bindingKindsIn(r.text).some((x) => kindKey(x) === key));
       const kindText = k.issuer ? `${k.kind} of the ${k.issuer}` : k.kind;
       return {
         kind: 'binding' as const,

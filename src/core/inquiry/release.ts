@@ -2,8 +2,9 @@
  * The release guard: an answer is released only when the evidence forms a chain —
  *
  *   a *binding record* (of a kind the evidence itself says is binding, naming the question's
- *   entity), plus, for every identifier it refers to and does not define, the record that
- *   defines it (followed up to `maxHops` records) —
+ *   entity, headed as one: `authority.ts`), plus, for every identifier it names and does not
+ *   define (its links, however worded), the record that defines it (followed up to `maxHops`
+ *   records) —
  *
  * and when no other independent source of a binding record states a different answer.
  * Look-alike records are grouped by the verify stage's lineage detection (`detectLineage`, shared,
@@ -19,17 +20,8 @@ import { fnv1a64 } from '../util/hash';
 import type { EvidenceLookup } from '../select/common';
 import { coordinatedIds, detectCoordination, type ValueGroup } from '../verify/coordination';
 import { detectLineage } from '../verify/lineage';
-import {
-  bindingKindsIn,
-  defines,
-  headOf,
-  identifiersIn,
-  isOfKind,
-  namesAll,
-  namesIn,
-  referencesIn,
-  sentencesOf,
-} from './mentions';
+import { bindingKindsIn, isOfKind } from './authority';
+import { defines, headOf, identifiersIn, linksOf, namesAll, namesIn, sentencesOf } from './mentions';
 import { bindingKindsOfEvidence } from './premises';
 import type { InquiryRecord, ReleaseDecision } from './types';
 
@@ -116,21 +108,20 @@ interface Chain {
   readonly missing: string | null;
 }
 
-/** The chain from a binding record: the records its identifiers lead to, breadth first. */
+/** The chain from a binding record: the records its identifiers lead to (its links), breadth first. */
 function chainFrom(head: InquiryRecord, evidence: readonly InquiryRecord[], maxHops: number): Chain {
   const records = [head];
   const queue = [head];
   while (queue.length > 0) {
     const r = queue.shift() as InquiryRecord;
-    for (const ref of referencesIn(r.text)) {
-      for (const id of identifiersIn(ref.target)) {
-        if (records.some((x) => defines(x, id))) continue;
-        const target = evidence.find((x) => x.docId !== r.docId && defines(x, id));
-        if (!target) return { ids: records.map((x) => x.id), records, missing: id };
-        if (records.length > maxHops) return { ids: records.map((x) => x.id), records, missing: id };
-        records.push(target);
-        queue.push(target);
-      }
+    // Every identifier the record names and does not define is a link, however it is worded.
+    for (const { id } of linksOf(r)) {
+      if (records.some((x) => defines(x, id))) continue;
+      const target = evidence.find((x) => x.docId !== r.docId && defines(x, id));
+      if (!target) return { ids: records.map((x) => x.id), records, missing: id };
+      if (records.length > maxHops) return { ids: records.map((x) => x.id), records, missing: id };
+      records.push(target);
+      queue.push(target);
     }
   }
   return { ids: records.map((x) => x.id), records, missing: null };
