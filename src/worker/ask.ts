@@ -21,6 +21,7 @@
 import { abstentionSignals, decideAbstention, type AbstentionDecision } from '../core/answer/abstain';
 import { answerFromPacket, sourceBody, type Answer } from '../core/answer/extractive';
 import { validateAnswer, type Validation } from '../core/answer/validate';
+import { decideOutcome } from '../core/answer/decide';
 import { EvidentError } from '../core/errors';
 import { inquire, searchOf } from '../core/inquiry';
 import { inquiryAnswer } from './inquiry-answer';
@@ -28,6 +29,7 @@ import { outcomeOf, type EvidencePacket } from '../core/select/packet';
 import type { CrossEncoder } from '../core/select/rerank';
 import { estimateTokens, type TokenCounter } from '../core/select/pack';
 import { selectEvidence, type SelectionOptions } from '../core/select/select';
+import { termsOf } from '../core/select/rationales';
 import type { PriorState } from '../core/select/priors';
 import type { Candidate, Chunk, DocumentMeta } from '../core/types';
 import type { EntailmentModel } from '../core/verify/nli';
@@ -47,7 +49,6 @@ import type {
   AskCandidate,
   AskConflict,
   AskModelDevice,
-  AskOutcome,
   AskProgress,
   AskResult,
   AskSource,
@@ -233,7 +234,7 @@ export async function ask(deps: AskDeps, question: string, cb: AskCallbacks = {}
   const t4 = performance.now();
 
   const elsewhere = await mentionedElsewhere(deps.engine, decision, signal);
-  const verdict = outcomeOfAsk(answer, validation, decision, packet, elsewhere);
+  const verdict = decideOutcome(answer, validation, decision, packet, elsewhere);
   // Premise-directed inquiry (src/core/inquiry): when the first evidence leaves the question
   // unresolved, follow-up queries for the record that would settle it; its rounds and its
   // release decision go to the trail, and a released chain becomes the answer (inquiry-answer.ts).
@@ -367,8 +368,15 @@ async function mentionedElsewhere(
   if (decision.reason !== 'missing_premise') return [];
   const found: string[] = [];
   for (const entity of decision.signals.missingEntities) {
-    const hits = await engine.search(entity, { k: 1, ...(signal ? { signal } : {}) });
-    if (hits.hits.length > 0) found.push(entity);
+    // A keyword search finds a passage for any one of the entity's words ("2022" of "FY2022"): it
+    // is mentioned only where one passage (its title and headings included) holds every word.
+    const want = termsOf(entity);
+    const hits = await engine.search(entity, { k: 5, ...(signal ? { signal } : {}) });
+    const holds = (h: (typeof hits.hits)[number]): boolean => {
+      const have = new Set(termsOf([h.title, ...h.headings, h.text].join('\n')));
+      return want.length > 0 && want.every((t) => have.has(t));
+    };
+    if (hits.hits.some(holds)) found.push(entity);
   }
   return found;
 }
@@ -379,95 +387,6 @@ export function floorReason(packet: Pick<EvidencePacket, 'factoidFloor' | 'longD
   const l = packet.longDocument?.minKeep != null ? packet.longDocument : null;
   if (l && (!f || (l.minKeep as number) >= (f.minKeep as number))) return `Long documents: ${l.reason}.`;
   return f ? `Kept at least ${f.minKeep}: ${f.reason}.` : null;
-}
-
-/** Plain-language reasons for each abstention reason code (abstain.ts). */
-const REASONS: Readonly<Record<string, string>> = Object.freeze({
-  conflict: 'The sources disagree, and none of them is clearly more authoritative or more recent.',
-  insufficient: 'No passage in your documents answers this question.',
-  missing_premise: 'Your documents do not mention what the question is about.',
-  uncovered: 'The best answer sentence covers only part of the question.',
-  low_scores: 'The passages found match the question only weakly.',
-  uncorroborated:
-    'One passage states an answer, but no other passage kept as evidence confirms it, and on its own it is not strong enough to release.',
-  untyped:
-    'The passages found cover the question, but no short answer of the kind it asks for (a name, a date or a number) could be picked out of them.',
-  indirect:
-    'The passages found are about the question’s subject, but none of them answers it directly (no sentence or table cell states the answer).',
-  computation:
-    'The answer is a calculation (a ratio, a change, an average or a trend) over figures in your documents; Evident quotes figures but does not compute them without a generator.',
-});
-
-/** What the user can do about each, without repeating the reason (else the decision's own suggestion, abstain.ts). */
-const SUGGESTIONS: Readonly<Record<string, string>> = Object.freeze({
-  conflict: 'Check which document is current or authoritative (Library → Details), or add one that settles it.',
-  insufficient: 'Try a narrower question, or add the document that covers it.',
-  missing_premise: 'Check the spelling, or add the document that covers it.',
-  uncovered: 'Ask about one aspect at a time.',
-  low_scores: "Try a narrower question in the documents' own words, or add the document that covers it.",
-  indirect:
-    'Open the closest passages below, or ask for one figure by its row and period (for example “accounts payable at December 31, 2018”).',
-  computation:
-    'The passages below hold the figures it needs: ask for each by its row and period (for example “total current assets at December 31, 2022”), or load a generator in Settings → Models.',
-});
-
-/**
- * One outcome from the answer, its validation and the abstention decision, in this order:
- * an unresolved conflict → 'conflict' (the answer states both sides); no answer sentence, an
- * abstention or an unsupported answer → 'abstain'; some claims unsupported → 'partial';
- * else 'supported'.
- */
-export function outcomeOfAsk(
-  answer: Pick<Answer, 'kind'>,
-  validation: Pick<Validation, 'outcome' | 'reason' | 'suggestion'>,
-  decision: Pick<AbstentionDecision, 'abstain' | 'reason' | 'suggestion' | 'signals'>,
-  packet: Pick<EvidencePacket, 'rationales'>,
-  elsewhere: readonly string[] = [],
-): { outcome: AskOutcome; reason: string | null; suggestion: string | null } {
-  if (answer.kind === 'conflict') {
-    return { outcome: 'conflict', reason: REASONS.conflict ?? null, suggestion: SUGGESTIONS.conflict ?? null };
-  }
-  if (answer.kind === 'insufficient' || decision.abstain) {
-    const code = answer.kind === 'insufficient' ? 'insufficient' : decision.reason;
-    let reason = REASONS[code] ?? 'The evidence is not strong enough to answer.';
-    const missing = decision.signals.missingEntities;
-    if (code === 'missing_premise' && missing.length > 0) {
-      const quoted = (xs: readonly string[]): string => xs.map((e) => `“${e}”`).join(', ');
-      const absent = missing.filter((e) => !elsewhere.includes(e));
-      // Never tell a user that their documents do not mention what they do mention.
-      if (absent.length === 0) {
-        return {
-          outcome: 'abstain',
-          reason: `The passages that best match the question do not mention ${quoted(missing)}, though your documents do elsewhere.`,
-          suggestion: `Ask about ${quoted(missing)} more directly, in the documents' own words.`,
-        };
-      }
-      reason = `Your documents do not mention ${quoted(absent)}.`;
-    } else if (code === 'uncovered') {
-      const missing = packet.rationales.filter((r) => !r.covered).map((r) => `“${r.rationale.text}”`);
-      if (missing.length > 0) reason = `The evidence does not cover ${missing.join(', ')}.`;
-    }
-    return {
-      outcome: 'abstain',
-      reason,
-      suggestion: SUGGESTIONS[code] ?? decision.suggestion ?? SUGGESTIONS.insufficient ?? null,
-    };
-  }
-  if (validation.outcome === 'unsupported') {
-    return {
-      outcome: 'abstain',
-      reason: validation.reason ?? 'The cited passages do not support the answer.',
-      suggestion: validation.suggestion,
-    };
-  }
-  if (validation.outcome === 'partial') {
-    return {
-      outcome: 'partial',
-      reason: validation.reason ?? 'Some statements are not supported by the passages they cite.',
-      suggestion: validation.suggestion,
-    };
-  }
-  return { outcome: 'supported', reason: null, suggestion: null };
 }
 
 function toAskAnswer(answer: Answer, validation: Validation): AskAnswer {
@@ -549,3 +468,6 @@ function toAskCandidate(
     trace: c.trace,
   };
 }
+
+/** The release decision (core/answer/decide.ts), under the name the worker's tests use. */
+export const outcomeOfAsk = decideOutcome;

@@ -88,6 +88,12 @@ export interface AbstentionSignals {
   readonly tableCell?: boolean;
   /** The question's answer is a computation over figures (computation.ts). False when absent. */
   readonly computation?: boolean;
+  /** Share of the question's terms the lead answer sentence holds (its heading trail at half weight). */
+  readonly leadCoverage?: number;
+  /** The lead sentence's score over the best sentence not chosen. */
+  readonly leadMargin?: number;
+  /** Documents among the retrieval candidates: with one, the document margin says nothing. */
+  readonly documents?: number;
 }
 
 export const QUESTION_KINDS = ['factoid', 'descriptive'] as const;
@@ -143,6 +149,8 @@ export const ABSTENTION_FEATURES = [
   'settled',
   'agreement',
   'entityCoverage',
+  'leadCoverage',
+  'leadMargin',
 ] as const;
 export type AbstentionFeature = (typeof ABSTENTION_FEATURES)[number];
 
@@ -206,6 +214,8 @@ export const FITTED_ABSTENTION: AbstentionOptions = Object.freeze({
         settled: 0.1387,
         agreement: 0,
         entityCoverage: 0,
+        leadCoverage: 0,
+        leadMargin: 0,
       }),
       sd: Object.freeze({
         answerScore: 0.3439,
@@ -219,6 +229,8 @@ export const FITTED_ABSTENTION: AbstentionOptions = Object.freeze({
         settled: 0.3456,
         agreement: 1,
         entityCoverage: 1,
+        leadCoverage: 0,
+        leadMargin: 0,
       }),
       weights: Object.freeze({
         answerScore: 0,
@@ -232,6 +244,8 @@ export const FITTED_ABSTENTION: AbstentionOptions = Object.freeze({
         settled: 0.8729,
         agreement: 0,
         entityCoverage: 0,
+        leadCoverage: 0,
+        leadMargin: 0,
       }),
       bias: 0.4443,
     }),
@@ -251,6 +265,8 @@ export const FITTED_ABSTENTION: AbstentionOptions = Object.freeze({
         settled: 0,
         agreement: 0.1155,
         entityCoverage: 0.7778,
+        leadCoverage: 0,
+        leadMargin: 0,
       }),
       sd: Object.freeze({
         answerScore: 0.2675,
@@ -264,6 +280,8 @@ export const FITTED_ABSTENTION: AbstentionOptions = Object.freeze({
         settled: 1,
         agreement: 0.2022,
         entityCoverage: 0.3683,
+        leadCoverage: 0,
+        leadMargin: 0,
       }),
       weights: Object.freeze({
         answerScore: 0.2746,
@@ -277,6 +295,8 @@ export const FITTED_ABSTENTION: AbstentionOptions = Object.freeze({
         settled: 0,
         agreement: 0.5904,
         entityCoverage: 0,
+        leadCoverage: 0,
+        leadMargin: 0,
       }),
       bias: -0.8855,
     }),
@@ -408,6 +428,9 @@ export function abstentionSignals(input: SignalInput): AbstentionSignals {
     tableCell: answer.table !== undefined,
     // A generator may compute it; the extractive reader only quotes.
     computation: answer.answerer === 'extractive' && asksForComputation(packet.question),
+    leadCoverage: answer.lead?.coverage ?? (answer.table ? 1 : 0),
+    leadMargin: answer.lead?.margin ?? 0,
+    documents: new Set(candidates.map((c) => c.docId)).size,
   };
 }
 
@@ -433,7 +456,8 @@ export function featureVector(s: AbstentionSignals): Record<AbstentionFeature, n
     agreement: s.agreement ?? Number.NaN,
     entityCoverage: entities === 0 ? 1 : 1 - s.missingEntities.length / entities,
     answerScore: s.answerScore,
-    margin: s.margin,
+    // In a one-document library every answer's document "wins" by 1: unset, read as the mean.
+    margin: s.documents === 1 ? Number.NaN : s.margin,
     coverage: s.coverage,
     voteSources: Math.min(s.voteSources, 5),
     voteShare: s.voteShare,
@@ -441,6 +465,8 @@ export function featureVector(s: AbstentionSignals): Record<AbstentionFeature, n
     specificity: s.specificity ?? (s.typed ? 1 : 0),
     typed: s.typed ? 1 : 0,
     settled: s.settled === true ? 1 : 0,
+    leadCoverage: s.leadCoverage ?? Number.NaN,
+    leadMargin: s.leadMargin ?? Number.NaN,
   };
 }
 
@@ -477,18 +503,8 @@ const SUGGESTIONS: Readonly<Record<AbstentionReason, string | null>> = Object.fr
   indirect:
     'Read the closest passages below, or ask for one figure by its row and period (e.g. "accounts payable at December 31, 2018").',
   computation:
-    'The figures it needs are in the closest passages below; ask for each by its row and period, or load a generator (Settings → Models) to compute it.',
+    'The figures it needs are in the closest passages below; ask for each by its row and period, or load a generator (Settings → Model profile) to compute it.',
 });
-
-/**
- * Over long documents a description is released only when the descriptive model is this sure
- * (fitted on the financebench dev half, `npm run eval -- --docqa`: every descriptive answer it
- * released below 0.60 rested on no gold page; at 0.60 none is released there). A figure read
- * from a table cell, or a typed short answer (a number or a date in a sentence), is decided as
- * elsewhere. The passages about the question's topic that a 200-page filing always holds are not
- * an answer: then the refusal shows them.
- */
-export const LONG_DOCUMENT_DESCRIPTIVE_THRESHOLD = 0.6;
 
 /**
  * The rules that decide before the model: an unresolved conflict, no answer sentence, and for a
@@ -528,7 +544,7 @@ export function decideAbstention(
   const p = pCorrect(signals, model);
   const indirect =
     signals.longDocument === true && signals.tableCell !== true && !signals.typed && kind === 'descriptive';
-  if (indirect && p < Math.max(threshold, LONG_DOCUMENT_DESCRIPTIVE_THRESHOLD)) return decide(true, 'indirect', p);
+  if (indirect && p < threshold) return decide(true, 'indirect', p);
   if (p >= threshold) return decide(false, 'none', p);
   const x = featureVector(signals);
   const z = (f: AbstentionFeature): number => standardised(x, f, model);
@@ -538,7 +554,8 @@ export function decideAbstention(
   // What pulled the probability down most: a value that one passage alone states.
   const pull = (f: AbstentionFeature): number => model.weights[f] * z(f);
   const weakest = ABSTENTION_FEATURES.filter((f) => model.weights[f] > 0).sort((a, b) => pull(a) - pull(b))[0];
-  if (kind === 'factoid' && signals.voteSources === 1 && weakest === 'voteSources')
+  // Never "no other passage confirms it" where the library holds one document: it cannot.
+  if (kind === 'factoid' && signals.voteSources === 1 && weakest === 'voteSources' && signals.documents !== 1)
     return decide(true, 'uncorroborated', p);
   return decide(true, 'low_scores', p);
 }

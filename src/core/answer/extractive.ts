@@ -41,6 +41,8 @@ import type { Conflict } from '../verify/conflict';
 import { REDACTION_MARK } from '../verify/injection';
 import type { AnswerType, KeyValue, ValueKind } from '../verify/values';
 import { asksForDerivedFigure } from './computation';
+import { labelReason } from './labels';
+import { fitFamily, unitFamilyOf } from './question';
 import { countedTerms, countFit } from './counted';
 import { tableCellAnswer, type TableCell } from './table-cell';
 import { answerTypeOf, compatibleKeys, dateParts, extractValues, foldText, kindAnswers } from '../verify/values';
@@ -74,6 +76,11 @@ export interface Answer {
   readonly answerer: string;
   /** The table cell the answer was read from (row label, column header, value), when it was. */
   readonly table?: TableCell;
+  /**
+   * How the lead sentence meets the question: the share of the question's terms it holds, and its
+   * score's margin over the best sentence not chosen (release-decision features).
+   */
+  readonly lead?: { readonly coverage: number; readonly margin: number };
   /**
    * For a typed question: how many packed passages state the chosen value, its share of all votes,
    * the citation ids of those passages, and whether it is the value a resolved conflict on the
@@ -153,6 +160,8 @@ interface Scored {
   readonly score: number;
   /** The passage dates itself only to years the question does not ask about (another edition, season, event). */
   readonly otherYear: boolean;
+  /** Share of the question's terms the sentence holds (its heading trail at half weight). */
+  readonly qHit: number;
 }
 
 /** The years of the dates among some values. */
@@ -246,11 +255,15 @@ const WHO = /^\s*who(?:m|se)?\b/u;
 function answerValues(s: Scored, type: AnswerType, qValues: readonly KeyValue[], qFolded: string): KeyValue[] {
   if (!asksForSpan(type)) return [];
   const want = (k: ValueKind): boolean => (type === 'any' ? k === 'entity' : kindAnswers(k, type));
-  const out = s.values.filter(
-    (v) =>
-      want(v.kind) &&
-      !isQuestionValue(v, qValues, qFolded) &&
-      !(v.kind === 'date' && s.index === 0 && v.start <= 1 && DATELINE.test(s.text.slice(v.end))),
+  const out = fitFamily(
+    s.values.filter(
+      (v) =>
+        want(v.kind) &&
+        !isQuestionValue(v, qValues, qFolded) &&
+        labelReason(s.text, v, type === 'number') === null &&
+        !(v.kind === 'date' && s.index === 0 && v.start <= 1 && DATELINE.test(s.text.slice(v.end))),
+    ),
+    unitFamilyOf(qFolded),
   );
   if (type !== 'entity' || !WHO.test(qFolded) || out.some((v) => v.kind === 'entity')) return out;
   const taken = (r: KeyValue): boolean => s.values.some((v) => v.start < r.end && v.end > r.start);
@@ -295,7 +308,7 @@ function scoreSentences(input: ExtractiveInput, o: ExtractiveOptions): { all: Sc
       const match = rationales.map((r) => share(r.terms, terms));
       const mean = match.length > 0 ? match.reduce((a, b) => a + b, 0) / match.length : 0;
       const values = extractValues(text);
-      const partial: Scored = { text, source, rank, index, terms, values, match, score: 0, otherYear };
+      const partial: Scored = { text, source, rank, index, terms, values, match, score: 0, otherYear, qHit };
       const typed = type !== 'any' && asksForSpan(type) && answerValues(partial, type, qValues, qFolded).length > 0;
       const score =
         qHit + 0.5 * mean + (typed ? o.typeBonus : 0) + o.positionWeight / (1 + index) + (0.05 * (n - rank)) / n;
@@ -409,6 +422,13 @@ function predicateTerms(question: string, qValues: readonly KeyValue[]): Set<str
 
 /** Role weight of each value of a sentence (see LATER_VALUE_WEIGHT). */
 function rolesOf(s: Scored, vals: readonly KeyValue[], predicates: ReadonlySet<string>): number[] {
+  const slot = slotsOf(s, vals, predicates);
+  if (slot.some(Boolean)) return slot.map((x) => (x ? 1 : LATER_VALUE_WEIGHT));
+  return vals.map((_, i) => (i === 0 ? 1 : LATER_VALUE_WEIGHT));
+}
+
+/** Which values of a sentence fill the slot of the question's predicate (none when no predicate has one). */
+function slotsOf(s: Scored, vals: readonly KeyValue[], predicates: ReadonlySet<string>): boolean[] {
   if (vals.length === 0) return [];
   const toks = tokenize(s.text);
   const preds = toks.map((t, i) => (predicates.has(predicateStem(t.raw)) ? i : -1)).filter((i) => i >= 0);
@@ -436,8 +456,7 @@ function rolesOf(s: Scored, vals: readonly KeyValue[], predicates: ReadonlySet<s
     });
     if (pick >= 0) slot[pick] = true;
   }
-  if (slot.some(Boolean)) return slot.map((x) => (x ? 1 : LATER_VALUE_WEIGHT));
-  return vals.map((_, i) => (i === 0 ? 1 : LATER_VALUE_WEIGHT));
+  return slot;
 }
 
 /** Groups compatible answer values across sentences and returns the best-supported group. */
@@ -461,7 +480,10 @@ function voteAnswer(
     keys: Set<string>;
     /** Most specific key of the group. */
     specific: string;
+    /** Best vote per document: repetition inside one document is one source. */
     perSource: Map<string, number>;
+    /** Citation ids of the passages stating the value. */
+    citations: Set<string>;
     /** Spelling → how many sentences use it, and its raw form. */
     spellings: Map<string, { n: number; raw: string }>;
     /** Best share of the question's rationales covered by one sentence stating the value. */
@@ -486,6 +508,7 @@ function voteAnswer(
           keys: new Set(),
           specific: v.key,
           perSource: new Map(),
+          citations: new Set(),
           spellings: new Map(),
           coverage: 0,
         };
@@ -499,8 +522,9 @@ function voteAnswer(
         if (specificity(v.kind, v.key) > specificity(g.kind, g.specific)) g.specific = v.key;
         const sp = g.spellings.get(v.key);
         g.spellings.set(v.key, { n: (sp?.n ?? 0) + 1, raw: sp?.raw ?? v.raw.replace(/['’]s$/u, '') });
-        const id = s.source.citationId;
-        g.perSource.set(id, Math.max(g.perSource.get(id) ?? 0, w));
+        const doc = s.source.docId;
+        g.perSource.set(doc, Math.max(g.perSource.get(doc) ?? 0, w));
+        g.citations.add(s.source.citationId);
         g.coverage = Math.max(g.coverage, cov);
       }
     });
@@ -548,7 +572,7 @@ function voteAnswer(
     weight: weight(best),
     sources: best.perSource.size,
     share: total > 0 ? weight(best) / total : 0,
-    citationIds: [...best.perSource.keys()],
+    citationIds: [...best.citations],
     settled: won(best),
     coverage: best.coverage,
   };
@@ -632,6 +656,8 @@ export function answerExtractive(input: ExtractiveInput, options: Partial<Extrac
       }
     }
     if (!pick || pickGain < o.minGain) break;
+    // The answer is read first: further sentences only while it stays short.
+    if (wordCount(chosen) + wordCount([pick]) > ANSWER_WORDS) break;
     chosen.push(pick);
     pick.match.forEach((m, i) => {
       best[i] = Math.max(best[i] as number, m);
@@ -670,12 +696,17 @@ export function answerExtractive(input: ExtractiveInput, options: Partial<Extrac
     };
   }
 
-  const short = vote
-    ? { text: vote.display, kind: vote.kind, citationId: lead.source.citationId }
-    : shortAnswerOf(chosen, input.question);
+  const short =
+    vote && uncontested(lead, vote, input.question, new Set(input.sources.map((x) => x.docId)).size)
+      ? { text: vote.display, kind: vote.kind, citationId: lead.source.citationId }
+      : vote
+        ? null
+        : shortAnswerOf(chosen.slice(0, 1), input.question);
   const body = chosen.map((s) => `${s.text} [${s.source.citationId}]`).join(' ');
+  const runnerUp = ranked.find((x) => !chosen.includes(x))?.score ?? 0;
   return {
     kind: 'answer',
+    lead: { coverage: lead.qHit, margin: lead.score - runnerUp },
     text: short ? `${short.text} [${short.citationId}]\n\n${body}` : body,
     sentences: chosen.map(toSentence),
     short,
@@ -691,6 +722,34 @@ export function answerExtractive(input: ExtractiveInput, options: Partial<Extrac
         }
       : null,
   };
+}
+
+/** Most words an answer's sentences hold together (the lead sentence is kept whatever its length). */
+const ANSWER_WORDS = 60;
+
+const wordCount = (xs: readonly Scored[]): number => xs.reduce((n, x) => n + x.text.split(/\s+/u).length, 0);
+
+/**
+ * A short answer is shown only when nothing contests it: several documents state it or the
+ * evidence spans several documents (the vote weighed the rivals), or its sentence holds no other value of the asked kind (in "the median was 5 days, the range 2 to 14
+ * days" no one figure answers on its own; the sentence does).
+ */
+function uncontested(lead: Scored, vote: Vote, question: string, documents: number): boolean {
+  // Across documents the vote already weighed the sentence's other values against the others'
+  // statements; inside one document there is no second voice, so the sentence must decide.
+  if (vote.sources >= 2 || documents >= 2) return true;
+  const qValues = extractValues(question);
+  const vals = answerValues(lead, answerTypeOf(question), qValues, foldText(question));
+  const isVoted = (v: KeyValue): boolean => [...vote.keys].some((k) => compatibleKeys(v.kind, k, v.key));
+  const others = vals.filter((v) => v.kind === vote.kind && !isVoted(v));
+  if (others.length === 0) return true;
+  // The value in the slot of the question's predicate ("acquired by Facebook"), or the only one
+  // on the side of a contest the question asks for ("the runner-up"), answers it.
+  const slots = slotsOf(lead, vals, predicateTerms(question, qValues));
+  const asked = questionSide(question);
+  const sides = asked ? sidesOf(lead.text, vals) : [];
+  const decided = vals.filter((_, i) => slots[i] === true || (asked !== null && sides[i] === asked));
+  return decided.length > 0 && decided.every(isVoted);
 }
 
 const WH_WORD = /\b(?:what|which|who|whom|whose|when|where|why|how)\b/gu;

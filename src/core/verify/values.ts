@@ -16,6 +16,9 @@
  *   skipping a single capitalised function word at a sentence start ("The", "In"). Key: diacritics
  *   stripped, lower case, leading "the" and possessive "'s" removed.
  */
+import { AUXILIARIES } from '../lexicon/clauses';
+import { FIGURE_HEADS } from '../lexicon/answer-kinds';
+import { askedPhrase, mainClause } from '../text/clauses';
 import type { Token } from '../select/common';
 import { tokenize } from '../select/common';
 
@@ -613,7 +616,8 @@ const DEFINITION =
  * answer span: its answer is sentences.
  */
 export function answerTypeOf(question: string): AnswerType {
-  const q = question.trim().toLowerCase();
+  // The clause that asks decides: "If the due date falls on a Saturday, when should you file?"
+  const q = mainClause(question).toLowerCase();
   if (/^(?:when\b|(?:on\s+)?what\s+(?:year|date|day|month|time)\b|(?:in\s+)?which\s+(?:year|month)\b)/u.test(q))
     return 'date';
   if (/\b(?:release|premiere|launch|founding|birth|death)\s+date\b|\bwhat\s+is\s+the\s+date\b|\bdate\s+of\b/u.test(q))
@@ -621,28 +625,18 @@ export function answerTypeOf(question: string): AnswerType {
   if (/^how\s+(?:many|much|long|old|far|often|tall|big)\b/u.test(q)) return 'number';
   // "Who approved the budget?" asks for a name, whatever money words follow.
   if (/^(?:who|whom|whose)\b/u.test(q)) return 'entity';
-  if (
-    /\bwhat\s+(?:percentage|percent|number|amount|share|rate)\b|\b(?:revenue|price|cost|salary|budget|population|income)\b/u.test(
-      q,
-    )
-  ) {
-    return 'number';
-  }
+  // "Does the nonresident pay the income tax?" asks yes or no, whatever topic words follow.
+  if (AUXILIARIES.has(q.match(/^[a-z]+/u)?.[0] ?? '')) return 'yesno';
+  // A figure when the asked phrase's head names one ("what was the total revenue of …"), not
+  // when a figure word sits elsewhere ("what is the company paid on a cost-plus contract?").
+  const asked = askedPhrase(q);
+  if (asked && FIGURE_HEADS.has(asked.head)) return 'number';
   if (/\bhow\s+(?:many|much)\b/u.test(q)) return 'number';
-  if (
-    /^(?:what|which)\b/u.test(q) &&
-    /\b(?:cap|limit|rate|fee|fees|amount|total|size|length|duration|allowance|maximum|minimum|threshold|dose|dosage)\b/u.test(
-      q,
-    )
-  ) {
-    return 'number';
-  }
   if (DESCRIPTION.test(q) || DEFINITION.test(q)) {
     return 'description';
   }
   if (/^(?:who|whom|whose|where|which|what|name)\b/u.test(q)) return 'entity';
   if (/\b(?:who|whom|whose|which)\b/u.test(q)) return 'entity';
-  if (/^(?:is|are|was|were|does|do|did|can|could|should|will|would|has|have|had|must|may)\b/u.test(q)) return 'yesno';
   return 'any';
 }
 

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { extractValues } from '../verify/values';
+import { labelReason } from './labels';
+
+/** Each row: a sentence, a value's raw text in it, and whether it is a label (and why). */
+const ROWS: readonly [string, string, string | null][] = [
+  ['Use Form 1040NR if you were a nonresident alien.', '1040', 'identifier'],
+  ['File under section 1201(c)(2) of the Act.', '1201', 'enumerator'],
+  ['File under section 1201(c)(2) of the Act.', '2', 'enumerator'],
+  ['Revenue rose to $1,496.5 million (see Note 12).', '12', 'label noun'],
+  ['The results are shown in Figure 3 on page 4, line 7.', '3', 'label noun'],
+  ['The results are shown in Figure 3 on page 4, line 7.', '4', 'label noun'],
+  ['The results are shown in Figure 3 on page 4, line 7.', '7', 'label noun'],
+  ['The incubation period has a median of 5.2 days.1 It varies.', '1', 'footnote marker'],
+  ['Speedups of 2x-20x are typical.', '2', 'identifier'],
+  ['Revenue rose 12% to $1,496.5 million.', '12%', null],
+  ['Revenue rose 12% to $1,496.5 million.', '$1,496.5 million', null],
+  ['The incubation period is 2 days to 14 days.', '2 days', null],
+  ['About 7 patients recovered within a week.', '7', null],
+  ['Ask for item no. 4 at the desk.', '4', 'label noun'],
+];
+
+describe('labelReason', () => {
+  it.each(ROWS)('%s — %s', (sentence, raw, reason) => {
+    const value = extractValues(sentence).find((v) => v.raw === raw);
+    expect(value, `no value "${raw}" in "${sentence}"`).toBeDefined();
+    expect(labelReason(sentence, value!, true)).toBe(reason);
+  });
+
+  it('a year names a period only for a question asking a figure', () => {
+    const s = 'Sales were 40 units in 2019.';
+    const year = extractValues(s).find((v) => v.raw === '2019')!;
+    if (year.kind === 'number') {
+      expect(labelReason(s, year, true)).toBe('period year');
+      expect(labelReason(s, year, false)).toBeNull();
+    } else {
+      expect(year.kind).toBe('date');
+    }
+  });
+
+  it('a name that is a label noun before a number is a label', () => {
+    const s = 'Use Form 1040NR to file.';
+    const name = extractValues(s).find((v) => v.kind === 'entity')!;
+    expect(labelReason(s, name)).toBe('label noun');
+    const other = 'Ask Maria Lopez at the desk.';
+    const person = extractValues(other).find((v) => v.kind === 'entity')!;
+    expect(labelReason(other, person)).toBeNull();
+  });
+});

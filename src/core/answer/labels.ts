@@ -1,0 +1,49 @@
+/**
+ * Labels and identifiers are never answers. A value a sentence holds is a label when
+ *   - a label noun names it: "Form 1040NR", "section 1201", "Note 12", "Figure 3", "page 4";
+ *   - it is an enumerator: "(c)(2)" of "1201(c)(2)", "(2)", "(iv)";
+ *   - its digits are joined to letters: "1040NR", "2x-20x", "H1N1" (an identifier, not a figure);
+ *   - it is a footnote marker: digits glued to the end of a word or a sentence ("days.1");
+ *   - it is a year that names a period for a question asking a figure ("in fiscal 2019");
+ *   - it is a name made of a label noun ("Use Form" before "1040NR").
+ * The label nouns are data (`core/lexicon/labels.ts`).
+ */
+import { LABEL_NOUNS } from '../lexicon/labels';
+import type { KeyValue } from '../verify/values';
+
+export type LabelReason = 'label noun' | 'enumerator' | 'identifier' | 'footnote marker' | 'period year';
+
+/** The word right before `at` in `text` (abbreviation dots and "#"/"No." skipped), lower case. */
+function wordBefore(text: string, at: number): string {
+  const head = text.slice(Math.max(0, at - 40), at).replace(/(?:\s*(?:#|no\.|nos\.)\s*)$/iu, ' ');
+  const m = head.match(/([\p{L}]+)\.?\s*$/u);
+  return m ? (m[1] as string).toLowerCase() : '';
+}
+
+const YEAR = /^(?:19|20)\d\d$/u;
+
+/** Why `value` (found in `text`) is a label and not an answer, or null. */
+export function labelReason(text: string, value: KeyValue, asksFigure = false): LabelReason | null {
+  const before = text[value.start - 1] ?? '';
+  const after = text[value.end] ?? '';
+  if (value.kind === 'entity') {
+    const words = value.key.split(' ');
+    const last = words[words.length - 1] ?? '';
+    if (LABEL_NOUNS.has(last) && /^\s*[\p{N}(]/u.test(text.slice(value.end))) return 'label noun';
+    return null;
+  }
+  if (value.kind !== 'number' && value.kind !== 'date') return null;
+  const raw = value.raw.trim();
+  if (value.kind === 'number') {
+    // "(2)" of "1201(c)(2)", "(iv)": a number in brackets right after a bracket or a code.
+    if (before === '(' && after === ')' && /[\p{L}\p{N})]/u.test(text[value.start - 2] ?? '')) return 'enumerator';
+    if (after === '(' && /^[\p{L}\p{N}]{1,4}\)/u.test(text.slice(value.end + 1))) return 'enumerator';
+    if (/\p{L}/u.test(after) && /^\d/u.test(raw) && !/\p{L}/u.test(raw)) return 'identifier';
+    if (/^\d{1,2}$/u.test(raw) && /[.,;:]/u.test(before) && /\p{L}/u.test(text[value.start - 2] ?? '')) {
+      return 'footnote marker';
+    }
+    if (LABEL_NOUNS.has(wordBefore(text, value.start))) return 'label noun';
+    if (asksFigure && YEAR.test(raw)) return 'period year';
+  }
+  return null;
+}

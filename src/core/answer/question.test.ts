@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { extractValues } from '../verify/values';
+import { fitFamily, unitFamilyOf } from './question';
+
+describe('unitFamilyOf', () => {
+  it.each([
+    ['What is the incubation period of the virus?', { family: 'duration', strict: true }],
+    ['How long does the virus survive on surfaces?', { family: 'duration', strict: false }],
+    ['What percentage of patients recovered?', { family: 'share', strict: true }],
+    ['What is the price of the licence?', { family: 'money', strict: false }],
+    ['How much did the company pay?', { family: 'money', strict: false }],
+    ['Who wrote the report?', null],
+    ['How many patients recovered?', null],
+  ])('%s', (question, ask) => {
+    expect(unitFamilyOf(question)).toEqual(ask);
+  });
+});
+
+describe('fitFamily', () => {
+  const values = extractValues('The median was 5 days in 7 patients, 12% of the cohort.');
+  it('keeps the values of the asked family when one fits', () => {
+    expect(fitFamily(values, { family: 'duration', strict: true }).map((v) => v.raw)).toEqual(['5 days']);
+    expect(fitFamily(values, { family: 'share', strict: true }).map((v) => v.raw)).toEqual(['12%']);
+  });
+  it('keeps no bare number for a strict family none fits, all for a loose one', () => {
+    const bare = extractValues('It was 7 in all.');
+    expect(fitFamily(bare, { family: 'duration', strict: true })).toEqual([]);
+    expect(fitFamily(bare, { family: 'duration', strict: false }).map((v) => v.raw)).toEqual(['7']);
+  });
+});

@@ -1,0 +1,46 @@
+/**
+ * What a question's asked phrase calls for beyond its answer type: the unit family of a figure
+ * ("how long", "what is the incubation period" → a duration; "what percentage" → a share; "how
+ * much", "what is the price" → money). Read from the main clause's asked phrase
+ * (`text/clauses.ts`); the head nouns and families are data (`lexicon/answer-kinds.ts`).
+ */
+import { HEAD_UNIT_FAMILY, HOW_UNIT_FAMILY, UNIT_FAMILIES, type UnitFamily } from '../lexicon/answer-kinds';
+import { askedPhrase, mainClause } from '../text/clauses';
+import type { KeyValue } from '../verify/values';
+
+/** A family is strict when the asked noun names it; "how long" and "how much" only prefer it. */
+export interface FamilyAsk {
+  readonly family: UnitFamily;
+  readonly strict: boolean;
+}
+
+/** The unit family the question's answer carries, or null. */
+export function unitFamilyOf(question: string): FamilyAsk | null {
+  const clause = mainClause(question).toLowerCase();
+  const how = clause.match(/^how\s+([a-z]+)/u);
+  if (how) {
+    const family = HOW_UNIT_FAMILY[how[1] as string];
+    return family ? { family, strict: false } : null;
+  }
+  const asked = askedPhrase(clause);
+  const family = asked ? HEAD_UNIT_FAMILY[asked.head] : undefined;
+  return family ? { family, strict: family !== 'money' } : null;
+}
+
+const unitOf = (v: KeyValue): string => v.key.replace(/^-?[\d.]+(?:e[+-]?\d+)?/u, '');
+
+/** Whether a number value carries a unit of the family. */
+export function fitsFamily(v: KeyValue, family: UnitFamily): boolean {
+  return v.kind === 'number' && (UNIT_FAMILIES[family] as readonly string[]).includes(unitOf(v));
+}
+
+/**
+ * Keeps the values of the asked family when any fits; when none does, a strict family keeps no
+ * number (a bare "7" does not answer "what is the incubation period"), a loose one keeps them all.
+ */
+export function fitFamily(values: readonly KeyValue[], ask: FamilyAsk | null): KeyValue[] {
+  if (!ask) return [...values];
+  const fitting = values.filter((v) => fitsFamily(v, ask.family));
+  if (fitting.length > 0) return values.filter((v) => v.kind !== 'number' || fitsFamily(v, ask.family));
+  return ask.strict ? values.filter((v) => v.kind !== 'number') : [...values];
+}

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { askedPhrase, mainClause } from './clauses';
+import { answerTypeOf } from '../verify/values';
+
+/** Each row: a question, its main clause, and the answer type read from it. */
+const ROWS: readonly [string, string, string][] = [
+  [
+    'If the regular due date for filing Form 1040NR falls on a Saturday, Sunday, or legal holiday, when should you file?',
+    'when should you file?',
+    'date',
+  ],
+  ['When did the company file its report?', 'When did the company file its report?', 'date'],
+  [
+    'For fiscal 2019, what was the total revenue of the segment?',
+    'what was the total revenue of the segment?',
+    'number',
+  ],
+  ['Under the lease, who pays for repairs?', 'who pays for repairs?', 'entity'],
+  ['Assuming the tenant leaves early, is the deposit returned?', 'is the deposit returned?', 'yesno'],
+  ['Does the nonresident alien pay the income tax?', 'Does the nonresident alien pay the income tax?', 'yesno'],
+  [
+    'What is the company paid on a cost-plus type contract?',
+    'What is the company paid on a cost-plus type contract?',
+    'entity',
+  ],
+  ['What is the incubation period of the virus?', 'What is the incubation period of the virus?', 'number'],
+  ['Which receptor does the virus bind?', 'Which receptor does the virus bind?', 'entity'],
+  ['In the trial, how many patients recovered?', 'how many patients recovered?', 'number'],
+];
+
+describe('mainClause and the answer type read from it', () => {
+  it.each(ROWS)('%s', (question, clause, type) => {
+    expect(mainClause(question)).toBe(clause);
+    expect(answerTypeOf(question)).toBe(type);
+  });
+});
+
+describe('askedPhrase', () => {
+  it.each([
+    ['what was the total revenue of the segment', 'total revenue', 'revenue'],
+    ['what is the incubation period of the virus', 'incubation period', 'period'],
+    ['which receptor does the virus bind', 'receptor', 'receptor'],
+    ['what percentage of patients recovered', 'percentage', 'percentage'],
+  ])('%s', (clause, phrase, head) => {
+    expect(askedPhrase(clause)).toEqual({ phrase, head });
+  });
+
+  it('has none for a clause that does not open with an interrogative', () => {
+    expect(askedPhrase('the revenue was high')).toBeNull();
+  });
+});

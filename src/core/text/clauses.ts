@@ -1,0 +1,50 @@
+/**
+ * The clause of a question that asks, and the phrase it asks for. Read from structure: a
+ * question's clauses are split at commas and semicolons; the main clause is the last one that
+ * opens with an interrogative word or an auxiliary verb when the question opens with a condition
+ * or a setting ("If the due date falls on a Saturday, Sunday, or legal holiday, when should you
+ * file?" → "when should you file?"). The asked phrase is the noun phrase after the interrogative
+ * (and a copula): "what was the total revenue of X" → "total revenue", head "revenue".
+ * Word lists are data in `core/lexicon`.
+ */
+import { AUXILIARIES, INTERROGATIVES, SUBORDINATORS } from '../lexicon/clauses';
+import { PHRASE_END } from '../lexicon/answer-kinds';
+
+const firstWord = (text: string): string => (text.trim().match(/^[\p{L}'’-]+/u)?.[0] ?? '').toLowerCase();
+
+/** The question's main clause (the whole question when it opens with it). */
+export function mainClause(question: string): string {
+  const q = question.trim();
+  const lead = firstWord(q);
+  // Opens with the asking clause: "When did …", "What is …" ("when" opens both kinds: only a
+  // later asking clause after a comma makes it a condition).
+  const parts = q.split(/[,;]\s*/u);
+  if (parts.length < 2 || !SUBORDINATORS.has(lead)) return q;
+  for (let i = parts.length - 1; i >= 1; i--) {
+    const w = firstWord(parts[i] as string);
+    if (INTERROGATIVES.has(w) || AUXILIARIES.has(w)) return parts.slice(i).join(', ');
+  }
+  return q;
+}
+
+/** The noun phrase a wh-question asks for, lower case, and its head (last word); null when none. */
+export function askedPhrase(clause: string): { readonly phrase: string; readonly head: string } | null {
+  const words = clause
+    .toLowerCase()
+    .replace(/[?.!]+\s*$/u, '')
+    .split(/\s+/u)
+    .map((w) => w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}%-]+$/gu, ''))
+    .filter((w) => w !== '');
+  if (words.length < 2 || !INTERROGATIVES.has(words[0] as string)) return null;
+  let i = 1;
+  if (AUXILIARIES.has(words[i] as string)) i++;
+  if (/^(?:the|a|an|this|that|these|those|its|their|his|her)$/u.test(words[i] ?? '')) i++;
+  const phrase: string[] = [];
+  for (; i < words.length && phrase.length < 5; i++) {
+    const w = words[i] as string;
+    if (PHRASE_END.has(w) || AUXILIARIES.has(w)) break;
+    phrase.push(w);
+  }
+  if (phrase.length === 0) return null;
+  return { phrase: phrase.join(' '), head: phrase[phrase.length - 1] as string };
+}
