@@ -296,12 +296,13 @@ describe('grading one answer', () => {
     ['number words are figures', gold({ answer: 'fourteen years' }), 'twenty years', false, 'wrong', 'f1'],
     ['the figure without its unit', gold({ answer: 'over 50 countries' }), '50', false, 'right', 'f1'],
     ['F1 0.5, no figure in the gold', gold({ answer: 'Plane Crazy' }), 'Crazy Eights', false, 'right', 'f1'],
+    ['a short gold states its figures', gold({ answer: '108 per 100,000' }), '1 per 100,000', false, 'wrong', 'f1'],
     [
-      'a long gold states its figures',
-      gold({ answer: 'An increase of $591.5 million in payments', scale: 'million' }),
-      'an increase of $618.4 million in payments',
+      'a gold of more than 4 words is graded by its words alone',
+      gold({ answer: 'Nterminus of HBV preS1 (amino acids 1-47)' }),
+      'Nterminus of HBV',
       false,
-      'wrong',
+      'right',
       'f1',
     ],
     [

@@ -17,9 +17,10 @@
  * - a bare `yes` / `no` gold: right when the text's first word is that word (a quoted sentence
  *   that happens to hold "no" is not a no);
  * - (d) otherwise: token F1 with a gold answer ≥ 0.5, or the text holds ≥ 80 % of the gold's
- *   words and is at most max(6 × the gold's length, 60) words; and (our addition) the text
- *   states every figure the gold states, so "90 days" is not right for "120 days" nor
- *   "Form 1040NR" for "Form 4868" (two-word golds sharing a word reach F1 = 0.5).
+ *   words and is at most max(6 × the gold's length, 60) words; and (our addition) for a gold
+ *   of at most 4 words, the text states every figure the gold states, so "90 days" is not
+ *   right for "120 days" nor "Form 1040NR" for "Form 4868" (two-word golds sharing a word
+ *   reach F1 = 0.5).
  *
  * Decisions the issue left open, kept here so a reader of a number can check them:
  *
@@ -99,6 +100,12 @@ export const HOLDS_RIGHT = 0.8;
 /** …in an answer of at most max(LENGTH_FACTOR × gold words, LENGTH_FLOOR) words. */
 export const LENGTH_FACTOR = 6;
 export const LENGTH_FLOOR = 60;
+/**
+ * Rule (d), our addition: a gold of at most this many words must have its figures stated. One
+ * shared word is half of a two-word gold (F1 = 0.5); a longer gold is graded by its words alone,
+ * as the issue specifies ("Nterminus of HBV" for "Nterminus of HBV preS1 (amino acids 1-47)").
+ */
+export const SHORT_GOLD_WORDS = 4;
 /** Evidence hit: a passage holds at least this share of a span's words. */
 export const EVIDENCE_HOLDS = 0.8;
 
@@ -347,7 +354,7 @@ export function gradeAnswer(gold: GoldAnswer, released: ReleasedAnswer | null): 
     (g) =>
       (tokenF1(read, g) >= F1_RIGHT ||
         (holdsShare(read, g) >= HOLDS_RIGHT && readWords <= Math.max(LENGTH_FACTOR * wordCount(g), LENGTH_FLOOR))) &&
-      statesFiguresOf(read, g, scale),
+      (wordCount(g) > SHORT_GOLD_WORDS || statesFiguresOf(read, g, scale)),
   );
   return right(ok, 'f1');
 }
