@@ -9,12 +9,12 @@
  * worker.
  */
 import { readFileSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
 import { embedWithCache } from '../node/embedding-cache';
 import { sharedPath } from '../node/shared-data';
 import { loadUseEmbedderNode, readUseArtifacts } from '../node/use-node';
 import { Tokenizer as ReferenceTokenizer } from '@tensorflow-models/universal-sentence-encoder/dist/tokenizer/index.js';
 import { benchEmbedding, benchTokenCount, chunkByTokens } from './bench-embed-core';
+import { runIfMain } from './common';
 
 export {
   benchEmbedding,
@@ -101,9 +101,4 @@ async function main(): Promise<void> {
   embedder.dispose();
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main().catch((err: unknown) => {
-    console.error(err);
-    process.exitCode = 1;
-  });
-}
+runIfMain(import.meta.url, main);

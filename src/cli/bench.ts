@@ -43,6 +43,7 @@ import { benchEmbedding } from './bench-embed';
 import { embedBrowserTable, runEmbedBrowserBench, type EmbedBrowserResult } from './bench-embed-browser';
 import { ingestBrowserTable, runIngestBrowserBench, type IngestBrowserResult } from './bench-ingest-browser';
 import { runBrowserBench, type BrowserBenchResult } from './bench-browser';
+import { runIfMain } from './common';
 import {
   buildLibrary,
   runFullQueries,
@@ -401,7 +402,4 @@ function printBrowser(
   void args;
 }
 
-main().catch((err: unknown) => {
-  console.error(err instanceof Error ? (err.stack ?? err.message) : err);
-  process.exitCode = 1;
-});
+runIfMain(import.meta.url, main);

@@ -35,14 +35,24 @@ export function parseCli<const O extends Options>(
   return { values, ok: true as const, exit: 0 };
 }
 
-/** Runs `main` when this module is the process entry point; exits with its code, or 1 with the error. */
-export function runIfMain(metaUrl: string, main: (argv: string[]) => Promise<number>): void {
+/**
+ * The one entry-point runner of the command lines: runs `main` with the arguments when this module
+ * is the process entry point (`metaUrl` is the caller's `import.meta.url`) and exits with the code
+ * it returns (0 when it returns nothing). A thrown `EvidentError` prints as "code: message", any
+ * other error as itself, and exits with `failureCode` (default 1; 2 where a failure means the
+ * command could not run at all, e.g. a missing dataset).
+ */
+export function runIfMain(
+  metaUrl: string,
+  main: (argv: string[]) => Promise<number | void>,
+  { failureCode = 1 }: { readonly failureCode?: number } = {},
+): void {
   if (metaUrl !== pathToFileURL(process.argv[1] ?? '').href) return;
   main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
+    (code) => process.exit(code ?? 0),
     (err: unknown) => {
       console.error(err instanceof EvidentError ? `${err.code}: ${err.message}` : err);
-      process.exit(1);
+      process.exit(failureCode);
     },
   );
 }

@@ -14,7 +14,6 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { EvidentError } from '../core/errors';
 import { chunkDocument } from '../core/ingest/chunk';
@@ -26,6 +25,7 @@ import { useModelDir } from '../node/use-node';
 import { nodeOcrAssets } from '../node/ocr-assets';
 import { nodePdfAssets } from '../node/pdf-assets';
 import { chunkFormatOf, parseDocument, type ParsedDocument, type ParseOptions } from '../parse';
+import { runIfMain } from './common';
 
 /** The chunk size the app uses for the USE lite embedder (see `Engine.addDocument`). */
 export const MAX_CHUNK_TOKENS = 128;
@@ -150,14 +150,4 @@ async function main(argv: string[]): Promise<number> {
   return failed > 0 ? 1 : 0;
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  main(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (err: unknown) => {
-      console.error(err);
-      process.exitCode = 1;
-    },
-  );
-}
+runIfMain(import.meta.url, main);

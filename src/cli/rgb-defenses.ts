@@ -29,10 +29,10 @@
  */
 import { answerExtractive, sourceBody, type Answer } from '../core/answer/extractive';
 import { assertKnownOptions, EvidentError } from '../core/errors';
-import { checkInt, checkRange, tokenize as tokenizeWithOffsets } from '../core/select/common';
+import { checkInt, checkRange, tokenize } from '../core/select/common';
 import type { PackedSource } from '../core/select/pack';
 import { isStopword } from '../core/select/rationales';
-import { cachedStem, createAnalyzer, tokenize } from '../core/text/analyze';
+import { analyzerTokens, cachedStem, createAnalyzer } from '../core/text/analyze';
 import { mulberry32 } from '../core/util/prng';
 import { diffKeys } from '../core/verify/diff';
 import { foldText } from '../core/verify/values';
@@ -48,7 +48,7 @@ export const isPeerDefense = (name: string): name is PeerDefense => (PEER_DEFENS
 
 /** ROUGE-L F1 (Lin 2004, β = 1) of two texts over lower-cased, Porter-stemmed words: 2·LCS / (|a| + |b|). */
 export function rougeL(a: string, b: string): number {
-  const words = (text: string): string[] => tokenize(text).map(cachedStem);
+  const words = (text: string): string[] => analyzerTokens(text).map(cachedStem);
   return diffKeys(words(a), words(b)).ratio;
 }
 
@@ -349,7 +349,7 @@ export function keywordUnits(answer: string): string[] {
   const runs: string[][] = [];
   let run: string[] = [];
   let end = 0;
-  for (const t of tokenizeWithOffsets(answer)) {
+  for (const t of tokenize(answer)) {
     const broken = /[^\s]/u.test(answer.slice(end, t.start));
     if (broken || isStopword(t.lower)) {
       if (run.length > 0) runs.push(run);

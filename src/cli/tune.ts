@@ -18,7 +18,6 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { pathToFileURL } from 'node:url';
 import { EvidentError } from '../core/errors';
 import { evaluateRun, type MetricValues, type Run } from '../core/eval/metrics';
 import type { Bm25Options } from '../core/lexical/bm25';
@@ -37,6 +36,7 @@ import type { Hit } from '../core/types';
 import { mulberry32 } from '../core/util/prng';
 import { loadBeir } from '../node/beir';
 import { BM25_STEM, createEvalContext, DENSE_STRATEGIES, DENSE_STRATEGY, fuseRuns, type EvalContext } from './configs';
+import { runIfMain } from './common';
 
 export const GRIDS = ['bm25', 'dense', 'terms', 'fusion', 'all'] as const;
 export type Grid = (typeof GRIDS)[number];
@@ -273,13 +273,4 @@ async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (err: unknown) => {
-      if (err instanceof EvidentError) console.error(`error (${err.code}): ${err.message}`);
-      else console.error(err);
-      process.exit(2);
-    },
-  );
-}
+runIfMain(import.meta.url, main, { failureCode: 2 });

@@ -14,6 +14,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { EvidentError, assertKnownOptions } from '../core/errors';
+import { throwIfAborted } from '../core/util/abort';
 import type { EmbedOptions, Embedder } from '../models/embedder';
 
 export interface HelperProcessOptions {
@@ -214,7 +215,7 @@ export function withHelperProcesses(
         embedder.embed(textsOf(shares[0] as number[]), { ...options, batchSize, onProgress: report(0) }),
         ...helpers.map((h, p) => h.embed(textsOf(shares[p + 1] as number[]), batchSize, report(p + 1))),
       ]);
-      if (signal?.aborted) throw new EvidentError('aborted', 'Embedding was cancelled.');
+      throwIfAborted(signal, 'Embedding');
       const { dim } = embedder;
       const out = new Float32Array(texts.length * dim);
       parts.forEach((v, p) =>
@@ -222,7 +223,7 @@ export function withHelperProcesses(
       );
       return out;
     } catch (err) {
-      if (signal?.aborted) throw new EvidentError('aborted', 'Embedding was cancelled.');
+      throwIfAborted(signal, 'Embedding');
       throw err;
     } finally {
       signal?.removeEventListener('abort', onAbort);

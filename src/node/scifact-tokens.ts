@@ -5,6 +5,7 @@
  * suite every document (models/use/tokenizer.quality.test.ts).
  */
 import { readFileSync } from 'node:fs';
+import { expect } from 'vitest';
 import { mulberry32 } from '../core/util/prng';
 import { sharedPath } from './shared-data';
 
@@ -59,4 +60,14 @@ export function firstMismatch(
     }
   }
   return undefined;
+}
+
+/** Fails naming the first document whose ids differ from the reference's, with both id lists. */
+export function expectReferenceIds(
+  texts: readonly CorpusText[],
+  encode: (text: string) => readonly number[],
+  reference: (text: string) => readonly number[],
+): void {
+  const mismatch = firstMismatch(texts, encode, reference);
+  expect(mismatch?.actual, mismatch && `doc ${mismatch.id}: ${mismatch.text.slice(0, 80)}`).toEqual(mismatch?.expected);
 }

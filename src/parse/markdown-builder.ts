@@ -8,6 +8,7 @@
  * (```` ``` ````, `~~~`) or a thematic break is indented by four spaces, which CommonMark (and
  * the section parser) never reads as any of those. Chunk text trims the indent away.
  */
+import { isDelimiterRow } from '../core/text/markdown-table';
 
 export interface PageMark {
   readonly page: number;
@@ -37,11 +38,6 @@ export function looksLikeStructure(line: string): boolean {
     return true;
   }
   return false;
-}
-
-/** A GFM delimiter row ("|---|:-:|"): only "|", ":", "-" and spaces, with a "|" and a "-". */
-function isDelimiterRow(line: string): boolean {
-  return /^[|:\- \t]+$/.test(line) && line.includes('|') && line.includes('-');
 }
 
 function escapeLine(line: string): string {

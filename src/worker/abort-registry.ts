@@ -44,7 +44,5 @@ export class AbortRegistry {
   }
 }
 
-/** Throws `aborted` when the signal has fired: call between steps of long work. */
-export function throwIfAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw new EvidentError('aborted', 'Cancelled.');
-}
+// The worker's files import cancellation from here; the one helper lives in core/util.
+export { throwIfAborted } from '../core/util/abort';

@@ -22,7 +22,7 @@ import { fuse, PLAIN_BM25_DENSE_WEIGHT, type FusionMode } from '../core/retrieva
 import { bestChunkPerDoc, packChunks } from '../core/retrieval/max-chunk';
 import type { Hit, IndexableDoc } from '../core/types';
 import type { Embedder } from '../models/embedder';
-import { throwIfAborted } from './abort-registry';
+import { throwIfAborted } from '../core/util/abort';
 import type { RunCall } from './app-api';
 import type {
   BenchmarkApi,

@@ -17,7 +17,7 @@ import {
   type UseArtifacts,
 } from '../models/use/use-embedder';
 import type { UseVocabulary } from '../models/use/tokenizer';
-import { throwIfAborted } from './abort-registry';
+import { throwIfAborted } from '../core/util/abort';
 import type { BackendInfo, EmbedderInfo, LoadProgress } from './api';
 import { fetchModelFiles } from './model-files';
 

@@ -1,5 +1,5 @@
 import { EvidentError } from '../core/errors';
-import { throwIfAborted } from './abort-registry';
+import { throwIfAborted } from '../core/util/abort';
 import { ASSET_MANIFEST_VERSION, type AssetFile, type AssetManifest } from './asset-manifest';
 
 /**

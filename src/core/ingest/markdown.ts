@@ -19,6 +19,7 @@
  * Plain text has no headings: one section with an empty trail, paragraphs by blank lines.
  */
 
+import { isDelimiterRow } from '../text/markdown-table';
 import { isSpace } from '../text/sentences';
 
 export type BlockKind = 'heading' | 'paragraph' | 'code' | 'table';
@@ -179,19 +180,6 @@ function hasPipe(text: string, s: number, e: number): boolean {
   // A bounded scan: indexOf would search past the line, quadratic over a pipe-free document.
   for (let k = s; k < e; k++) if (text.charCodeAt(k) === PIPE) return true;
   return false;
-}
-
-/** A GFM table delimiter row: only "|", ":", "-" and spaces, with at least one "|" and one "-". */
-function isDelimiterRow(text: string, s: number, e: number): boolean {
-  let pipe = false;
-  let dash = false;
-  for (let k = s; k < e; k++) {
-    const c = text.charCodeAt(k);
-    if (c === PIPE) pipe = true;
-    else if (c === DASH) dash = true;
-    else if (c !== 0x3a && !isSpace(c)) return false;
-  }
-  return pipe && dash;
 }
 
 function startsWithPipe(text: string, s: number, e: number): boolean {

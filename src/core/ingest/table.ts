@@ -14,6 +14,7 @@
  *   already the chunk's heading trail, so it is not repeated here.
  */
 
+import { isDelimiterRow } from '../text/markdown-table';
 import { isSpace, type Span } from '../text/sentences';
 import type { Block } from './markdown';
 
@@ -126,11 +127,6 @@ function headerRowCount(text: string, rows: readonly Span[], searchRows: number)
 /** A header row that names periods: a year among its cells, and no value. */
 function isPeriodRow(cells: readonly string[]): boolean {
   return isHeaderRow(cells) && cells.some((c) => /\b(19|20)\d\d\b/.test(c));
-}
-
-/** A GFM delimiter row: only "|", ":", "-" and spaces, with at least one "|" and one "-". */
-export function isDelimiterRow(line: string): boolean {
-  return /^[|:\-\s]+$/.test(line) && line.includes('|') && line.includes('-');
 }
 
 /** The cells of a table row, trimmed; "\|" does not split a cell. */

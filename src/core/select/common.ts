@@ -14,14 +14,11 @@ export interface EvidenceLookup {
   readonly vectorOf?: (id: string) => Float32Array | undefined;
 }
 
-/**
- * The part of `AbortSignal` selection reads. Core compiles without DOM types, so it names the
- * shape instead of the global; a real `AbortSignal` satisfies it.
- */
-export interface AbortSignalLike {
-  readonly aborted: boolean;
-  readonly reason?: unknown;
-}
+// One helper per name: cancellation lives in core/util; selection's stages import it from here.
+export { throwIfAborted, type AbortSignalLike } from '../util/abort';
+
+/** What a cancelled selection says it stopped ("Evidence selection was cancelled."). */
+export const SELECTION_WORK = 'Evidence selection';
 
 /** Stage names as they appear in `TraceEntry.stage`, in pipeline order. */
 export const SELECTION_STAGES = [
@@ -92,11 +89,6 @@ export function checkOneOf<T extends string>(what: string, name: string, value: 
       `${what}: option "${name}" must be one of ${allowed.join(', ')}, got "${String(value)}".`,
     );
   }
-}
-
-/** Throws the quiet `aborted` error when the caller cancelled. */
-export function throwIfAborted(signal: AbortSignalLike | undefined): void {
-  if (signal?.aborted) throw new EvidentError('aborted', 'Evidence selection was cancelled.');
 }
 
 /** Milliseconds from a monotonic clock when the runtime has one (Node, browsers, workers). */

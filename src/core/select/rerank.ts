@@ -16,15 +16,16 @@
  */
 import type { Candidate, Chunk } from '../types';
 import { EvidentError, assertKnownOptions } from '../errors';
+import { throwIfAborted } from '../util/abort';
 import type { AbortSignalLike, EvidenceLookup } from './common';
 import {
+  SELECTION_WORK,
   byScoreDesc,
   checkInt,
   checkOneOf,
   checkRange,
   headingLine,
   metaOf,
-  throwIfAborted,
   withEntry,
 } from './common';
 
@@ -100,7 +101,7 @@ export async function rerankCandidates(
   checkOneOf('rerank', 'normalize', o.normalize, RERANK_NORMALIZATIONS);
   checkRange('rerank', 'belowFactor', o.belowFactor, 0, 1);
   checkInt('rerank', 'maxPassageChars', o.maxPassageChars, 1, 1_000_000);
-  throwIfAborted(input.signal);
+  throwIfAborted(input.signal, SELECTION_WORK);
 
   const sorted = [...candidates].sort(byScoreDesc);
   const encoder = input.crossEncoder;
@@ -127,7 +128,7 @@ export async function rerankCandidates(
     return structuredPassage(meta.title, chunk?.headings ?? [], meta.status, chunk?.text ?? '', o.maxPassageChars);
   });
   const raw = await encoder.score(input.question, passages, input.signal);
-  throwIfAborted(input.signal);
+  throwIfAborted(input.signal, SELECTION_WORK);
   if (!Array.isArray(raw) || raw.length !== head.length) {
     throw new EvidentError(
       'internal',

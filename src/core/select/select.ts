@@ -19,7 +19,8 @@
 import type { Candidate, Chunk, DocumentMeta, TraceEntry } from '../types';
 import { EvidentError, assertKnownOptions } from '../errors';
 import type { AbortSignalLike, EvidenceLookup, SelectionStage } from './common';
-import { byScoreDesc, checkInt, clock, throwIfAborted, withEntry } from './common';
+import { throwIfAborted } from '../util/abort';
+import { SELECTION_WORK, byScoreDesc, checkInt, clock, withEntry } from './common';
 import type { CutoffOptions } from './cutoff';
 import { cutoffCandidates, DEFAULT_CUTOFF_OPTIONS } from './cutoff';
 import type { DedupOptions } from './dedup';
@@ -196,7 +197,7 @@ export async function selectEvidence(
     documents: input.documents,
     ...(input.vectorOf ? { vectorOf: input.vectorOf } : {}),
   };
-  throwIfAborted(signal);
+  throwIfAborted(signal, SELECTION_WORK);
 
   const timings: Partial<Record<TimedStage, number>> = {};
   // Latest version of every candidate, in first-seen order (Map keeps insertion order).
@@ -221,7 +222,7 @@ export async function selectEvidence(
       ? await input.rationaleSource.rationales(question, signal)
       : decomposeQuestion(question, o.rationales));
   timings.rationales = clock() - t;
-  throwIfAborted(signal);
+  throwIfAborted(signal, SELECTION_WORK);
 
   // 1. Pool.
   t = clock();
@@ -252,7 +253,7 @@ export async function selectEvidence(
     o.rerank,
   );
   const [afterRerank] = record('rerank', t, reranked.candidates) as [Candidate[]];
-  throwIfAborted(signal);
+  throwIfAborted(signal, SELECTION_WORK);
 
   // 3. Priors.
   t = clock();
@@ -332,7 +333,7 @@ export async function selectEvidence(
   };
   const diverse = diversify(afterDedup, { question, lookup, rationales }, mmrOptions);
   const [afterMmr] = record('mmr', t, diverse.kept, diverse.dropped) as [Candidate[], Candidate[]];
-  throwIfAborted(signal);
+  throwIfAborted(signal, SELECTION_WORK);
 
   // 8. Verify (on unless `verify: null`): injection, lineage, conflicts, NLI; may reinstate a conflict side from the pool.
   let toPack: readonly Candidate[] = afterMmr;
@@ -360,7 +361,7 @@ export async function selectEvidence(
     for (const c of out) latest.set(c.id, c);
     toPack = out.filter((c) => verified!.kept.some((k) => k.id === c.id));
     packLookup = verified.lookup;
-    throwIfAborted(signal);
+    throwIfAborted(signal, SELECTION_WORK);
   }
 
   // 9. Pack.

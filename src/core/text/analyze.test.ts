@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { analyze, createAnalyzer, LUCENE_ENGLISH_STOPWORDS, tokenize } from './analyze';
+import { analyze, analyzerTokens, createAnalyzer, LUCENE_ENGLISH_STOPWORDS } from './analyze';
 
-describe('tokenize (UAX #29 words, as Lucene StandardTokenizer)', () => {
+describe('analyzerTokens (UAX #29 words, as Lucene StandardTokenizer)', () => {
   it('splits hyphenated compounds and keeps numbers', () => {
-    expect(tokenize('IL-6 and TNF-α')).toEqual(['il', '6', 'and', 'tnf', 'α']);
+    expect(analyzerTokens('IL-6 and TNF-α')).toEqual(['il', '6', 'and', 'tnf', 'α']);
   });
 
   it('keeps digit groups and letter-joined words together', () => {
-    expect(tokenize('1,000 cells at 3.5mg, e.g. CD4+ H1N1')).toEqual([
+    expect(analyzerTokens('1,000 cells at 3.5mg, e.g. CD4+ H1N1')).toEqual([
       '1,000',
       'cells',
       'at',
@@ -19,19 +19,19 @@ describe('tokenize (UAX #29 words, as Lucene StandardTokenizer)', () => {
   });
 
   it('drops the English possessive', () => {
-    expect(tokenize("the patient's cells' Alzheimer’s")).toEqual(['the', 'patient', 'cells', 'alzheimer']);
+    expect(analyzerTokens("the patient's cells' Alzheimer’s")).toEqual(['the', 'patient', 'cells', 'alzheimer']);
   });
 
   it('normalises compatibility forms (ligatures, full width)', () => {
-    expect(tokenize('ﬁbrosis ＡＢＣ')).toEqual(['fibrosis', 'abc']);
+    expect(analyzerTokens('ﬁbrosis ＡＢＣ')).toEqual(['fibrosis', 'abc']);
   });
 
   it('emits Han characters one by one and keeps other scripts whole', () => {
-    expect(tokenize('東京 naïve Москва')).toEqual(['東', '京', 'naïve', 'москва']);
+    expect(analyzerTokens('東京 naïve Москва')).toEqual(['東', '京', 'naïve', 'москва']);
   });
 
   it('returns nothing for text without words', () => {
-    expect(tokenize('  -- ... !? ')).toEqual([]);
+    expect(analyzerTokens('  -- ... !? ')).toEqual([]);
   });
 });
 

@@ -93,8 +93,11 @@ const JOINED_WORD = String.raw`${WORD_CHAR}+(?:(?:(?<=\p{L}\p{M}*)[.'’:](?=\p{
 const TOKEN = new RegExp(String.raw`[\p{sc=Han}\p{sc=Hiragana}]|${JOINED_WORD}`, 'gu');
 const POSSESSIVE = /['’]s$/;
 
-/** Splits text into lower-cased word tokens (steps 1–4 above: no stop words, no stemming). */
-export function tokenize(text: string): string[] {
+/**
+ * Splits text into lower-cased word tokens (steps 1–4 above: no stop words, no stemming). Named
+ * apart from `tokenize` in src/core/select/common.ts, which keeps each token's spelling and offsets.
+ */
+export function analyzerTokens(text: string): string[] {
   const out: string[] = [];
   const normalized = text.normalize('NFKC');
   for (const m of normalized.matchAll(TOKEN)) {
@@ -104,6 +107,9 @@ export function tokenize(text: string): string[] {
   }
   return out;
 }
+
+/** @deprecated Use `analyzerTokens`; kept until src/cli/inquiry-defenses.ts (owned elsewhere) switches. */
+export const tokenize = analyzerTokens;
 
 // A vocabulary is bounded in practice; the cap only guards against adversarial input.
 const STEM_CACHE_LIMIT = 200_000;
@@ -136,7 +142,7 @@ export function createAnalyzer(options: Partial<AnalyzerOptions> = {}): Analyzer
     options: opts,
     analyze(text: string): string[] {
       const out: string[] = [];
-      for (const token of tokenize(text)) {
+      for (const token of analyzerTokens(text)) {
         if (stop !== null && stop.has(token)) continue;
         out.push(stem ? cachedStem(token) : token);
       }

@@ -4,7 +4,6 @@
  * abort checks and a numerically stable softmax.
  */
 import { EvidentError } from '../../core/errors';
-import type { AbortSignalLike } from '../../core/select/common';
 
 /** The part of a Transformers.js `Tensor` we read. */
 export interface TensorLike {
@@ -40,10 +39,6 @@ export function assertBatchSize(n: number): void {
   if (!Number.isInteger(n) || n < 1) {
     throw new EvidentError('invalid_option', `batchSize must be a positive integer, got ${n}.`);
   }
-}
-
-export function throwIfAborted(signal: AbortSignalLike | undefined, what: string): void {
-  if (signal?.aborted) throw new EvidentError('aborted', `${what} was cancelled.`);
 }
 
 /** A macrotask turn, so an abort message (worker) or timer (Node) can land between batches. */

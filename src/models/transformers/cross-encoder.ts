@@ -5,7 +5,7 @@
  * through a sigmoid. Pairs longer than the model's window are cut at the end (the passage tail).
  */
 import { EvidentError } from '../../core/errors';
-import type { AbortSignalLike } from '../../core/select/common';
+import type { AbortSignalLike } from '../../core/util/abort';
 import type { CrossEncoder } from '../../core/select/rerank';
 import type { ModelSpec } from '../manifest';
 import { DEFAULT_BATCH_SIZE, assertBatchSize, disposeQuietly } from './common';

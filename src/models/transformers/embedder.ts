@@ -12,6 +12,7 @@
 import { pipeline } from '@huggingface/transformers';
 import { EvidentError } from '../../core/errors';
 import { fnv1a64 } from '../../core/util/hash';
+import { throwIfAborted } from '../../core/util/abort';
 import type { EmbedOptions, Embedder } from '../embedder';
 import type { ModelSpec, Pooling } from '../manifest';
 import {
@@ -19,7 +20,6 @@ import {
   assertBatchSize,
   disposeQuietly,
   floatData,
-  throwIfAborted,
   yieldToEventLoop,
   type ModelLike,
   type TensorLike,

@@ -13,10 +13,11 @@ import {
   TextStreamer,
 } from '@huggingface/transformers';
 import { EvidentError } from '../../core/errors';
-import type { AbortSignalLike } from '../../core/select/common';
+import type { AbortSignalLike } from '../../core/util/abort';
 import type { ChatMessage, GenerateOptions, Generator } from '../interfaces';
 import type { ModelSpec } from '../manifest';
-import { disposeQuietly, throwIfAborted, type TensorLike, type TokenizerLike } from './common';
+import { throwIfAborted } from '../../core/util/abort';
+import { disposeQuietly, type TensorLike, type TokenizerLike } from './common';
 import { loadTransformersModel, type LoadOptions, type LoadReport } from './loader';
 
 interface ChatTokenizerLike extends TokenizerLike {

@@ -17,6 +17,7 @@
  */
 import { env } from '@huggingface/transformers';
 import { EvidentError } from '../../core/errors';
+import { throwIfAborted } from '../../core/util/abort';
 import type { ModelDtype, ModelSpec } from '../manifest';
 import { modelPath } from '../manifest';
 import {
@@ -157,7 +158,7 @@ export async function loadTransformersModel<T extends Disposable>(
   const expected = new Map(spec.files.filter((f) => f.bytes !== null).map((f) => [f.path, f.bytes as number]));
   const progress = new ByteProgress(modelId, expected, options.onProgress);
   const t0 = performance.now();
-  throwIfAborted(signal, spec);
+  throwIfAborted(signal, `Loading ${spec.id}`);
 
   // A failed session must not poison Transformers.js's web session chain (see ort-guard.ts).
   if (runtime.runtime === 'browser') await installWebSessionGuard();
@@ -188,7 +189,7 @@ export async function loadTransformersModel<T extends Disposable>(
           progress_callback: progress.handle,
         });
       } catch (err) {
-        throwIfAborted(signal, spec);
+        throwIfAborted(signal, `Loading ${spec.id}`);
         const kind = classify(err);
         if (kind === 'damaged' && cachedFiles > 0 && !cacheEvicted && cache) {
           // Damaged bytes that came from the cache: evict this model's entries, retry once here.
@@ -204,7 +205,7 @@ export async function loadTransformersModel<T extends Disposable>(
       }
       if (signal?.aborted) {
         value.dispose();
-        throwIfAborted(signal, spec);
+        throwIfAborted(signal, `Loading ${spec.id}`);
       }
       attempts.push({ device, ok: true });
       progress.complete();
@@ -343,10 +344,6 @@ function damagedError(spec: ModelSpec, err: unknown, evicted: boolean): EvidentE
     'model_load_failed',
     `The files of ${spec.id} are damaged (${message(err)}). Fetch them again into models/${modelPath(spec)}/.`,
   );
-}
-
-function throwIfAborted(signal: AbortSignal | undefined, spec: ModelSpec): void {
-  if (signal?.aborted) throw new EvidentError('aborted', `Loading ${spec.id} was cancelled.`);
 }
 
 // ── cache ───────────────────────────────────────────────────────────────────────────────────────

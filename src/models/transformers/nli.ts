@@ -6,7 +6,7 @@
  * contradiction/entailment/neutral). Probabilities are a softmax over the three logits.
  */
 import { EvidentError } from '../../core/errors';
-import type { AbortSignalLike } from '../../core/select/common';
+import type { AbortSignalLike } from '../../core/util/abort';
 import type { EntailmentModel, EntailmentPair, EntailmentScores } from '../interfaces';
 import type { ModelSpec } from '../manifest';
 import { DEFAULT_BATCH_SIZE, assertBatchSize, disposeQuietly, softmax } from './common';

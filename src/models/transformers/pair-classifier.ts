@@ -7,8 +7,9 @@
  */
 import { AutoModelForSequenceClassification, AutoTokenizer } from '@huggingface/transformers';
 import { EvidentError } from '../../core/errors';
-import type { AbortSignalLike } from '../../core/select/common';
-import { floatData, throwIfAborted, yieldToEventLoop, type ModelLike, type TokenizerLike } from './common';
+import type { AbortSignalLike } from '../../core/util/abort';
+import { throwIfAborted } from '../../core/util/abort';
+import { floatData, yieldToEventLoop, type ModelLike, type TokenizerLike } from './common';
 import type { CreateContext } from './loader';
 
 export interface PairClassifier {

@@ -6,6 +6,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { loadGraphModel, type GraphModel } from '@tensorflow/tfjs-converter';
 import { EvidentError } from '../../core/errors';
+import { throwIfAborted } from '../../core/util/abort';
 import { defaultWasmThreads, probeWebGpu } from '../runtime-probe';
 import type { EmbedOptions, Embedder } from '../embedder';
 import { UseTokenizer, type UseVocabulary } from './tokenizer';
@@ -125,7 +126,7 @@ class UseEmbedder implements Embedder {
     const { signal, onProgress } = options;
     const total = texts.length;
     const out = new Float32Array(total * USE_DIM);
-    throwIfAborted(signal);
+    throwIfAborted(signal, 'Embedding');
 
     const ids = texts.map((t) => this.tokenizer.encode(t, USE_MAX_TOKENS));
     // Texts with no tokens keep their zero row: the graph sizes its batch from the largest row
@@ -151,7 +152,7 @@ class UseEmbedder implements Embedder {
       onProgress?.(done, total);
       // A macrotask turn lets an abort message (worker) or timer (Node) land between batches.
       await yieldToEventLoop();
-      throwIfAborted(signal);
+      throwIfAborted(signal, 'Embedding');
     }
     if (order.length === 0) onProgress?.(total, total);
     return out;
@@ -242,10 +243,6 @@ function assertBatchSize(n: number): void {
   if (!Number.isInteger(n) || n < 1) {
     throw new EvidentError('invalid_option', `batchSize must be a positive integer, got ${n}.`);
   }
-}
-
-function throwIfAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw new EvidentError('aborted', 'Embedding was cancelled.');
 }
 
 let yieldChannel: MessageChannel | null = null;
