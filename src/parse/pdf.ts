@@ -892,7 +892,7 @@ function ocrWarnings(ocr: OcrOutcome): ParseWarning[] {
   if (read.length > 0) {
     warnings.push({
       code: 'pages_ocr',
-      message: `${read.length} page${plural(read.length)} had no text layer and were read by OCR (text recognition): ${listPages(read)}. Check quotes from them against the page.`,
+      message: `${read.length} page${plural(read.length)} had no text layer and ${read.length === 1 ? 'was' : 'were'} read by OCR (text recognition): ${listPages(read)}. Check quotes from ${read.length === 1 ? 'it' : 'them'} against the page.`,
       count: read.length,
     });
   }

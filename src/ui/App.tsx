@@ -12,6 +12,8 @@ import { ocrMarks } from './ocr-marks';
 import { ProfileNotice } from './components/ProfileNotice';
 import { PassageDialog, type PassageTarget } from './components/PassageDialog';
 import { SettingsPage } from './components/SettingsPage';
+import { StatusStrip } from './components/StatusStrip';
+import { statusLines } from './status-line';
 import { Tabs, panelId, tabId, type TabSpec } from './components/Tabs';
 import { DEMO_QUESTION } from './demo';
 import type { IngestStore } from './ingest-store';
@@ -48,6 +50,7 @@ export interface AppProps {
 
 export function App({ session, ask, ingest, backup, settings, benchmark, client }: AppProps) {
   const state = useSyncExternalStore(session.subscribe, session.getState);
+  const { jobs } = useSyncExternalStore(ingest.subscribe, ingest.getState);
   const [page, setPage] = useState<Page>(
     () => pageFromHash(typeof location === 'undefined' ? '' : location.hash) ?? 'library',
   );
@@ -111,6 +114,9 @@ export function App({ session, ask, ingest, backup, settings, benchmark, client 
       <nav className="tabs-bar" aria-label="Pages">
         <Tabs tabs={PAGES} selected={page} onSelect={select} label="Pages" />
       </nav>
+      <StatusStrip
+        lines={statusLines({ model: state.model, library: state.library, jobs, embedding: state.embedding })}
+      />
       <main id="main" tabIndex={-1}>
         <Notices notices={state.notices} onDismiss={onDismiss} />
         <ProfileNotice store={settings} page={page} onOpenSettings={onOpenSettings} />

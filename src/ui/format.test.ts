@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatMs, formatScore, percent } from './format';
+import { formatBytes, formatCount, formatMs, formatScore, formatTimeLeft, percent, plural } from './format';
 
 describe('format', () => {
   it('formats bytes with binary units', () => {
@@ -24,5 +24,28 @@ describe('format', () => {
     expect(formatScore(12.3456)).toBe('12.35');
     expect(formatScore(undefined)).toBe('–');
     expect(formatScore(NaN)).toBe('–');
+  });
+});
+
+describe('counts in words', () => {
+  it('agrees the noun with the count, and groups thousands', () => {
+    expect(plural(1, 'page')).toBe('1 page');
+    expect(plural(0, 'page')).toBe('0 pages');
+    expect(plural(2, 'page')).toBe('2 pages');
+    expect(plural(3804, 'chunk')).toBe('3,804 chunks');
+    expect(plural(1, 'match', 'matches')).toBe('1 match');
+    expect(plural(5, 'match', 'matches')).toBe('5 matches');
+    expect(formatCount(276)).toBe('276');
+    expect(formatCount(Number.NaN)).toBe('–');
+  });
+
+  it('says a time left in whole minutes, rounded up', () => {
+    expect(formatTimeLeft(12_000)).toBe('under a minute');
+    expect(formatTimeLeft(60_000)).toBe('about 1 min');
+    expect(formatTimeLeft(8 * 60_000 + 1)).toBe('about 9 min');
+    expect(formatTimeLeft(80 * 60_000)).toBe('about 1 h 20 min');
+    expect(formatTimeLeft(120 * 60_000)).toBe('about 2 h');
+    expect(formatTimeLeft(-1)).toBe('–');
+    expect(formatTimeLeft(Number.POSITIVE_INFINITY)).toBe('–');
   });
 });

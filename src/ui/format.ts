@@ -23,3 +23,30 @@ export function formatScore(score: number | undefined): string {
   if (score === undefined || !Number.isFinite(score)) return '–';
   return Math.abs(score) >= 10 ? score.toFixed(2) : score.toFixed(4);
 }
+
+/** A whole number with thousands separators ("3,804"), in English whatever the browser's locale. */
+export function formatCount(n: number): string {
+  return Number.isFinite(n) ? Math.round(n).toLocaleString('en') : '–';
+}
+
+/**
+ * "1 page", "2 pages", "3,804 chunks": the count and the noun agreeing with it. `many` for an
+ * irregular plural ("1 match", "2 matches").
+ */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${formatCount(n)} ${n === 1 ? one : many}`;
+}
+
+/**
+ * A time left, as a person says it: "under a minute", "about 9 min", "about 1 h 20 min". Rounded
+ * up to whole minutes (an estimate that runs out early reads as a broken promise).
+ */
+export function formatTimeLeft(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 0) return '–';
+  if (ms < 60_000) return 'under a minute';
+  const minutes = Math.ceil(ms / 60_000);
+  if (minutes < 60) return `about ${minutes} min`;
+  const h = Math.floor(minutes / 60);
+  const m = minutes % 60;
+  return m === 0 ? `about ${h} h` : `about ${h} h ${m} min`;
+}

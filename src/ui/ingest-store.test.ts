@@ -175,6 +175,33 @@ describe('IngestStore', () => {
     expect(store.getState().jobs).toEqual([]);
   });
 
+  it('sends files added while a batch is in flight at once, beside it (the worker parses them in turn)', async () => {
+    const calls: string[][] = [];
+    let finishFirst: () => void = () => {};
+    const client = {
+      addFiles: (files: readonly FileInput[], opts: { onProgress?: (p: FileProgress) => void } = {}) => {
+        calls.push(files.map((f) => f.name));
+        const answer = { files: files.map(ok) };
+        if (calls.length > 1) return Promise.resolve(answer);
+        // The first batch is stored, then embeds for a long time.
+        const f = files[0]!;
+        opts.onProgress?.({ fileId: f.fileId, index: 0, count: 1, phase: 'index', done: 1, total: 1 });
+        return new Promise<AddFilesResult>((resolve) => (finishFirst = () => resolve(answer)));
+      },
+    };
+    const store = new IngestStore(client);
+    store.add([new File(['a'], 'long-filing.pdf')]);
+    await until(() => store.getState().jobs[0]!.status === 'working');
+    store.add([new File(['b'], 'second.md')]);
+    await until(() => store.getState().jobs[1]?.status === 'done');
+    expect(calls).toEqual([['long-filing.pdf'], ['second.md']]);
+    expect(store.getState().jobs[0]!.status).toBe('working');
+    expect(store.busy).toBe(true);
+    finishFirst();
+    await until(() => store.getState().jobs[0]!.status === 'done');
+    await until(() => !store.busy);
+  });
+
   it('fails every file of a batch whose call failed (a crashed worker), then takes new files', async () => {
     let crash = true;
     const client = {

@@ -1,10 +1,12 @@
 /**
  * Files the user adds to the library (file picker or drop): each becomes a job that shows its
  * progress (parse → chunk → lexical index → vectors) and ends done, failed with a plain-language
- * error, cancelled, or waiting for a PDF password. Files go to the worker in batches, one batch
- * at a time, their bytes transferred (not copied); a password-protected PDF is read again from
- * its `File` when the user gives the password. `cancel` stops the batch in flight and the files
- * waiting behind it (a file already stored stays in the library).
+ * error, cancelled, or waiting for a PDF password. Each `add` goes to the worker at once as a
+ * batch of its own, its bytes transferred (not copied): batches run side by side there (files
+ * parsed one at a time, embedding in the background), so files added while others are being
+ * embedded are searchable as soon as they are parsed. A password-protected PDF is read again from
+ * its `File` when the user gives the password. `cancel` stops every batch in flight (a file
+ * already stored stays in the library).
  */
 import type { EvidentErrorValue } from '../core/errors';
 import type { FileInput, FileOutcome, FilePhase } from '../worker/ask-api';
@@ -33,6 +35,8 @@ export interface IngestJob {
   readonly result: Extract<FileOutcome, { ok: true }> | null;
   /** A password was given and it was wrong. */
   readonly wrongPassword: boolean;
+  /** The library document it became (known once it is stored): its vectors are read from the library's list. */
+  readonly docId?: string;
 }
 
 export interface IngestState {
@@ -54,8 +58,8 @@ export interface IngestStoreOptions {
 export class IngestStore extends Store<IngestState> {
   private readonly files = new Map<string, { file: File; password?: string }>();
   private nextId = 1;
-  private running = false;
-  private batchRun: AbortController | null = null;
+  /** The batches in flight, each with its own cancel. */
+  private readonly runs = new Set<AbortController>();
 
   constructor(
     private readonly client: Client,
@@ -65,10 +69,10 @@ export class IngestStore extends Store<IngestState> {
   }
 
   get busy(): boolean {
-    return this.running;
+    return this.runs.size > 0;
   }
 
-  /** Queues files; they are added in order after any batch in flight. */
+  /** Sends files to the worker now, beside any batch in flight (the worker parses them in order). */
   add(files: readonly File[]): void {
     if (files.length === 0) return;
     const jobs = files.map((file): IngestJob => {
@@ -88,7 +92,7 @@ export class IngestStore extends Store<IngestState> {
       };
     });
     this.set({ jobs: [...this.getState().jobs, ...jobs] });
-    void this.pump();
+    this.start(jobs.map((j) => j.id));
   }
 
   /** Retries a password-protected PDF with `password`. */
@@ -98,15 +102,15 @@ export class IngestStore extends Store<IngestState> {
     if (!entry || job?.status !== 'password') return;
     entry.password = password;
     this.patch(jobId, { status: 'waiting', error: null });
-    void this.pump();
+    this.start([jobId]);
   }
 
   /**
-   * Stops adding files: the batch in flight is cancelled between steps (a file already stored
-   * stays in the library, searchable by its words) and the files waiting behind it are not sent.
+   * Stops adding files: every batch in flight is cancelled between steps (a file already stored
+   * stays in the library, searchable by its words) and the files not yet sent are not sent.
    */
   cancel(): void {
-    this.batchRun?.abort();
+    for (const run of this.runs) run.abort();
     const cancelled: EvidentErrorValue = { code: 'aborted', message: 'Cancelled: not added.' };
     this.set({
       jobs: this.getState().jobs.map((j) =>
@@ -138,26 +142,22 @@ export class IngestStore extends Store<IngestState> {
     this.set({ jobs: this.getState().jobs.map((j) => (j.id === id ? { ...j, ...patch } : j)) });
   }
 
-  private async pump(): Promise<void> {
-    if (this.running) return;
-    this.running = true;
-    try {
-      for (;;) {
-        const batch = this.getState().jobs.filter((j) => j.status === 'waiting');
-        if (batch.length === 0) return;
-        await this.runBatch(batch);
-        this.options.onLibraryChanged?.();
-      }
-    } finally {
-      this.running = false;
-    }
+  /** Sends the jobs `ids` as one batch; the library list is refreshed when it ends. */
+  private start(ids: readonly string[]): void {
+    const run = new AbortController();
+    this.runs.add(run);
+    void this.runBatch(ids, run)
+      .then((sent) => sent && this.options.onLibraryChanged?.())
+      .finally(() => this.runs.delete(run));
   }
 
-  private async runBatch(batch: readonly IngestJob[]): Promise<void> {
+  /** Reads the jobs' bytes and adds them; false when nothing was sent to the worker. */
+  private async runBatch(ids: readonly string[], run: AbortController): Promise<boolean> {
     const inputs: FileInput[] = [];
-    for (const job of batch) {
-      const entry = this.files.get(job.id);
-      if (!entry) continue;
+    for (const id of ids) {
+      const job = this.job(id);
+      const entry = this.files.get(id);
+      if (!job || !entry || job.status !== 'waiting') continue;
       // It stays 'waiting' until the worker reports its first step (files go one after another).
       this.patch(job.id, { phase: null, done: 0, total: 0, error: null });
       if (entry.file.size > MAX_FILE_BYTES) {
@@ -182,12 +182,11 @@ export class IngestStore extends Store<IngestState> {
         });
       }
     }
-    if (inputs.length === 0) return;
+    // Cancelled while the bytes were read: its jobs are marked cancelled already; nothing is sent.
+    if (inputs.length === 0 || run.signal.aborted) return false;
     const inFlight = new Set(inputs.map((i) => i.fileId));
     const stored = new Set<string>();
     let ocrUsed = false;
-    const run = new AbortController();
-    this.batchRun = run;
     try {
       const result = await this.client.addFiles(inputs, {
         signal: run.signal,
@@ -196,7 +195,13 @@ export class IngestStore extends Store<IngestState> {
           // Progress travels on its own message port, so an event can arrive after the call's
           // result: a file whose outcome is in is not moved back to 'working'.
           if (!inFlight.has(p.fileId)) return;
-          this.patch(p.fileId, { status: 'working', phase: p.phase, done: p.done, total: p.total });
+          this.patch(p.fileId, {
+            status: 'working',
+            phase: p.phase,
+            done: p.done,
+            total: p.total,
+            ...(p.docId ? { docId: p.docId } : {}),
+          });
           if ((p.phase === 'index' || p.phase === 'done') && !stored.has(p.fileId)) {
             stored.add(p.fileId);
             this.options.onLibraryChanged?.();
@@ -206,7 +211,13 @@ export class IngestStore extends Store<IngestState> {
       for (const outcome of result.files) {
         inFlight.delete(outcome.fileId);
         if (outcome.ok) {
-          this.patch(outcome.fileId, { status: 'done', phase: 'done', result: outcome, error: null });
+          this.patch(outcome.fileId, {
+            status: 'done',
+            phase: 'done',
+            result: outcome,
+            error: null,
+            docId: outcome.docId,
+          });
         } else if (outcome.error.code === 'pdf_password_required' || outcome.error.code === 'pdf_wrong_password') {
           this.patch(outcome.fileId, {
             status: 'password',
@@ -233,12 +244,12 @@ export class IngestStore extends Store<IngestState> {
       }
       inFlight.clear();
     } finally {
-      if (this.batchRun === run) this.batchRun = null;
       // After the batch, not at its first OCR'd page: by then tesseract.js has fetched every file it needs.
       if (ocrUsed) this.options.onOcrUsed?.();
     }
     // A file the worker did not report on (it cannot happen): not left waiting forever.
     for (const id of inFlight) this.fail(id, { code: 'internal', message: 'The worker did not report on this file.' });
+    return true;
   }
 
   private fail(id: string, error: EvidentErrorValue): void {

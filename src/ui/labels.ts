@@ -48,7 +48,7 @@ export const FILE_PHASE_LABEL: Readonly<Record<FilePhase, string>> = Object.free
   ocr: 'Reading scanned pages (OCR)',
   chunk: 'Splitting into chunks',
   index: 'Building the word index',
-  embed: 'Chunks embedded',
+  embed: 'Meaning vectors',
   done: 'Done',
 });
 

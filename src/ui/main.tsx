@@ -32,6 +32,8 @@ client.subscribe((e) => {
   if (e.type === 'restarted') void settings.load();
 });
 void session.start();
+// Settings are read once now, so the Settings page shows them at once (and refreshes them).
+void settings.load();
 // Offline use after the first visit (built app only; the dev server has no service worker).
 registerServiceWorker(import.meta.env.BASE_URL);
 

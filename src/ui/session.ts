@@ -19,11 +19,13 @@ import type {
   AddDocumentsResult,
   BatchProgress,
   EmbedderInfo,
+  EmbeddingStatus,
   IngestProgress,
   LibraryDocument,
   LibraryInfo,
   LoadProgress,
   SearchResponse,
+  WorkerStatus,
 } from '../worker/api';
 import { CLOSED_FOR_UPGRADE } from '../storage/tabs';
 import { checkLibrary, lostLibraryMessage, pageStorage, readMarker, writeMarker } from './library-marker';
@@ -81,6 +83,22 @@ export interface SessionState {
   readonly notices: readonly Notice[];
   /** `crossOriginIsolated` of the page (the worker reports its own in the backend info). */
   readonly pageIsolated: boolean;
+  /** The worker's background embedding: the document in flight and the measured rate. */
+  readonly embedding: EmbeddingStatus;
+  /** Documents whose removal was asked for and is not yet confirmed (already hidden from the list). */
+  readonly removing: readonly string[];
+}
+
+/**
+ * How often the document list is read again while vectors are being computed, so per-document
+ * counts grow as batches land (a batch of 64 chunks takes ~2–3 s on 2 cores) and the estimate of
+ * the time left follows the measured rate.
+ */
+export const VECTOR_POLL_MS = 1000;
+
+/** True while any document still lacks vectors of the current model. */
+export function vectorsPending(documents: readonly LibraryDocument[]): boolean {
+  return documents.some((d) => d.vectors !== undefined && d.vectors < d.chunks);
 }
 
 type Client = Pick<
@@ -107,6 +125,8 @@ export class EvidentSession {
   private nextNoticeId = 1;
   private persistRequested = false;
   private readonly unsubscribe: () => void;
+  private watching = false;
+  private disposed = false;
 
   constructor(
     private readonly client: Client,
@@ -121,6 +141,8 @@ export class EvidentSession {
       search: { phase: 'idle' },
       notices: [],
       pageIsolated,
+      embedding: { docId: null, rate: null },
+      removing: [],
     };
     this.unsubscribe = client.subscribe((e) => this.onClientEvent(e));
   }
@@ -214,20 +236,70 @@ export class EvidentSession {
     }
   }
 
-  /** Removes a document with its chunks and vectors. */
+  /**
+   * Removes a document with its chunks and vectors. It leaves the list at once; the worker
+   * removes it from storage and cancels its embedding meanwhile (it never waits for one).
+   */
   async deleteDocument(docId: string): Promise<void> {
+    this.update({ removing: [...this.state.removing, docId] });
+    this.applyDocuments(this.listed() ?? []);
     try {
       await this.client.deleteDocument(docId);
-      const status = await this.client.status();
-      const lib = this.state.library;
-      this.ready(
-        status.documents,
-        status.chunks,
-        lib.phase === 'ready' ? lib.embedMs : 0,
-        lib.phase === 'ready' ? lib.source : undefined,
-      );
     } catch (err) {
       if (!isAbort(err)) this.notify('error', errorValue(err).message);
+    } finally {
+      this.update({ removing: this.state.removing.filter((id) => id !== docId) });
+    }
+    try {
+      this.applyStatus(await this.client.status());
+    } catch (err) {
+      if (!isAbort(err)) this.notify('error', errorValue(err).message);
+    }
+  }
+
+  /** Lists the worker's documents (less those being removed), with their vector counts and the embedding now. */
+  private applyStatus(status: WorkerStatus): void {
+    if (status.embedding) this.update({ embedding: status.embedding });
+    this.applyDocuments(status.documents, status.chunks);
+    if (vectorsPending(status.documents)) void this.watchVectors();
+  }
+
+  private applyDocuments(all: readonly LibraryDocument[], chunks?: number): void {
+    const removing = new Set(this.state.removing);
+    const documents = all.filter((d) => !removing.has(d.docId));
+    const total = chunks === undefined ? undefined : documents.reduce((s, d) => s + d.chunks, 0);
+    const lib = this.state.library;
+    if (lib.phase === 'ingesting') this.update({ library: { ...lib, documents } });
+    else if (lib.phase === 'ready') {
+      this.ready(documents, total ?? documents.reduce((s, d) => s + d.chunks, 0), lib.embedMs, lib.source);
+    }
+  }
+
+  /**
+   * Reads the document list every `VECTOR_POLL_MS` while any document lacks vectors: the counts
+   * grow as the worker's batches land, whoever started the embedding (files, the demo, a resume).
+   */
+  private async watchVectors(): Promise<void> {
+    if (this.watching || this.disposed) return;
+    this.watching = true;
+    try {
+      for (;;) {
+        await new Promise((r) => setTimeout(r, VECTOR_POLL_MS));
+        // No model: nothing is being embedded (the model's error is shown where it belongs).
+        if (this.disposed || this.state.model.phase === 'error') return;
+        const status = await this.client.status();
+        if (this.disposed) return;
+        if (status.embedding) this.update({ embedding: status.embedding });
+        this.applyDocuments(status.documents, status.chunks);
+        if (!vectorsPending(status.documents)) {
+          this.update({ embedding: { docId: null, rate: status.embedding?.rate ?? null } });
+          return;
+        }
+      }
+    } catch {
+      // A crashed worker restarts the session, which reads the list again.
+    } finally {
+      this.watching = false;
     }
   }
 
@@ -240,9 +312,8 @@ export class EvidentSession {
     try {
       const status = await this.client.status();
       const lib = this.state.library;
-      if (lib.phase === 'ingesting') this.update({ library: { ...lib, documents: status.documents } });
-      else if (lib.phase === 'ready') this.ready(status.documents, status.chunks, lib.embedMs, 'ingested');
-      else return;
+      if (lib.phase !== 'ingesting' && lib.phase !== 'ready') return;
+      this.applyStatus(status);
       if (status.documents.length > 0) void this.requestPersistence();
     } catch (err) {
       if (!isAbort(err)) this.notify('error', errorValue(err).message);
@@ -273,6 +344,7 @@ export class EvidentSession {
         ...(persistent !== undefined ? { persistent } : {}),
       },
     });
+    if (vectorsPending(documents)) void this.watchVectors();
   }
 
   private batchProgress(signal: AbortSignal) {
@@ -350,6 +422,7 @@ export class EvidentSession {
   }
 
   dispose(): void {
+    this.disposed = true;
     this.startRun?.abort();
     this.searchRun?.abort();
     this.unsubscribe();

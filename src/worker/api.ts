@@ -277,6 +277,16 @@ export interface WorkerStatus {
   readonly documents: readonly LibraryDocument[];
   readonly chunks: number;
   readonly crossOriginIsolated: boolean;
+  /**
+   * The embedding in the background: the document whose chunks are being embedded now (null when
+   * none) and the measured rate in chunks per second (null before the first batch was timed).
+   */
+  readonly embedding?: EmbeddingStatus;
+}
+
+export interface EmbeddingStatus {
+  readonly docId: string | null;
+  readonly rate: number | null;
 }
 
 /** What `worker.ts` exposes. Comlink's `Remote<EvidentWorkerApi>` makes every method async. */

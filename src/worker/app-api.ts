@@ -19,7 +19,14 @@ import type {
   ReadDocumentOptions,
 } from './ask-api';
 import type { DocumentRecord } from '../core/library-format';
-import { ingestFiles, type FileEngine, type FileQueue, type IngestFilesOptions } from './ingest-files';
+import {
+  ingestFiles,
+  serialQueue,
+  type FileEngine,
+  type FileQueue,
+  type IngestFilesOptions,
+  type Serial,
+} from './ingest-files';
 import { asResult } from './result';
 import type { SettingsHost } from './settings';
 
@@ -42,6 +49,8 @@ export interface AppApiDeps {
   readonly ready: () => Promise<unknown>;
   /** Runs a library write after the ones in flight (ingest, deletes). */
   readonly exclusive: <T>(fn: () => Promise<T>) => Promise<T>;
+  /** One parse at a time, shared with resuming a batch (default: a queue of its own). */
+  readonly parser?: Serial;
   readonly models?: () => AskModels;
   readonly embedder: () => EmbedderInfo | null;
   /** The feedback log in IndexedDB, when the library is stored there. */
@@ -141,6 +150,7 @@ export async function recordFeedback(
 
 export function appApi(deps: AppApiDeps): AppApi {
   const { run, engine, settings, ready } = deps;
+  const parser = deps.parser ?? serialQueue();
   const throttled = <P>(progress: (p: P) => void): ((last: boolean, p: P) => void) =>
     deps.throttle ? deps.throttle(progress) : (_last, p) => progress(p);
   return {
@@ -159,19 +169,21 @@ export function appApi(deps: AppApiDeps): AppApi {
         return recordFeedback(deps, input);
       }),
 
+    // Batches run side by side: only their writes take the library's write lock, and their files
+    // are parsed one at a time (ingest-files.ts), so a batch never waits for another's embedding.
     addFiles: (files, options, onProgress) =>
-      run(options, onProgress, (signal, progress: (p: FileProgress) => void) => {
+      run(options, onProgress, async (signal, progress: (p: FileProgress) => void): Promise<AddFilesResult> => {
         const send = throttled(progress);
-        return deps.exclusive(async (): Promise<AddFilesResult> => {
-          await ready();
-          return ingestFiles(engine, files, {
-            signal,
-            onProgress: (p) => send(p.phase !== 'embed' && p.phase !== 'parse' ? true : p.done === p.total, p),
-            ...(deps.pdfAssets ?? {}),
-            ...(deps.ocr ? { ocr: deps.ocr } : {}),
-            ...(deps.onStored ? { onStored: deps.onStored } : {}),
-            queue: deps.queue?.() ?? null,
-          });
+        await ready();
+        return ingestFiles(engine, files, {
+          signal,
+          onProgress: (p) => send(p.phase !== 'embed' && p.phase !== 'parse' ? true : p.done === p.total, p),
+          ...(deps.pdfAssets ?? {}),
+          ...(deps.ocr ? { ocr: deps.ocr } : {}),
+          ...(deps.onStored ? { onStored: deps.onStored } : {}),
+          queue: deps.queue?.() ?? null,
+          write: deps.exclusive,
+          parser,
         });
       }),
 

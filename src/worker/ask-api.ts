@@ -267,6 +267,8 @@ export interface FileProgress {
   readonly phase: FilePhase;
   readonly done: number;
   readonly total: number;
+  /** The document it becomes, from the chunk phase on (the library lists it from `index`). */
+  readonly docId?: string;
 }
 
 export type FileOutcome =
@@ -281,6 +283,8 @@ export type FileOutcome =
       readonly replaced: boolean;
       /** Parser warnings a user should know about (scanned pages, hidden HTML dropped, …). */
       readonly warnings: readonly string[];
+      /** Removed from the library (or replaced by a later version) before its vectors were computed. */
+      readonly removed?: true;
     }
   | { readonly fileId: string; readonly ok: false; readonly error: EvidentErrorValue };
 

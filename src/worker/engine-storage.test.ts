@@ -276,4 +276,31 @@ describe('Engine with IndexedDB', () => {
     ]);
     expect(reloaded.engine.chunkCount).toBe(2);
   });
+
+  it('a removal leaves search at once and storage after the write in flight; refused by storage, the document comes back', async () => {
+    const name = dbName();
+    const { engine, library } = await startEngine(name);
+    await engine.addDocument(doc('a', 2));
+    await engine.addDocument(doc('b', 2, 'travel desk'));
+    // A write lock held by something else (a file being stored): memory changes at once, storage after it.
+    let unlock: () => void = () => {};
+    const busy = new Promise<void>((resolve) => (unlock = resolve));
+    const write = <T>(fn: () => Promise<T>): Promise<T> => busy.then(fn);
+    const removing = engine.deleteDocument('a', { write });
+    expect(engine.documents().map((d) => d.docId)).toEqual(['b']);
+    expect((await engine.search('remote work')).hits.every((h) => h.docId !== 'a')).toBe(true);
+    expect((await library.loadText()).documents.map((d) => d.id).sort()).toEqual(['a', 'b']);
+    unlock();
+    expect(await removing).toBe(true);
+    expect((await library.loadText()).documents.map((d) => d.id)).toEqual(['b']);
+
+    const refusing = { ...library, deleteDocument: () => Promise.reject(new EvidentError('internal', 'no')) };
+    engine.attachStore(refusing as unknown as Library);
+    await expect(engine.deleteDocument('b')).rejects.toMatchObject({ code: 'internal' });
+    expect(engine.documents()).toEqual([expect.objectContaining({ docId: 'b', vectors: 0 })]);
+    expect((await engine.search('travel desk')).hits[0]?.docId).toBe('b');
+    engine.attachStore(library);
+    await engine.fillVectors();
+    expect(engine.documents()[0]).toMatchObject({ docId: 'b', vectorState: 'complete' });
+  });
 });

@@ -292,4 +292,23 @@ describe('Engine', () => {
     expect(engine.chunkCount).toBeLessThan(100);
     expect([...updates]).toEqual(expect.arrayContaining(['updated', 'built']));
   });
+
+  it('removing a document cancels its embedding in flight; the queue goes on with the next', async () => {
+    const { engine } = await engineWith();
+    const first = await engine.stageDocument(BIG);
+    const second = await engine.stageDocument({ ...BIG, docId: 'big2', title: 'Big 2' });
+    await until(() => (engine.document('big')?.vectors ?? 0) > 0);
+    expect(engine.embedding.docId).toBe('big');
+    expect(await engine.deleteDocument('big')).toBe(true);
+    // Settles without an error (nothing is left to embed), before its chunks were all embedded.
+    await expect(first.embedded).resolves.toMatchObject({ docId: 'big' });
+    await second.embedded;
+    expect(engine.documents()).toEqual([expect.objectContaining({ docId: 'big2', vectorState: 'complete' })]);
+    expect(engine.embedding.docId).toBeNull();
+  });
 });
+
+async function until(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 2000 && !check(); i++) await new Promise((r) => setTimeout(r, 1));
+  expect(check()).toBe(true);
+}

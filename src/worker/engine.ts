@@ -178,6 +178,12 @@ export class Engine {
   private lexicalSavePending = false;
   /** The embedding of the documents staged so far (`stageDocument`), one after another. */
   private embedQueue: Promise<void> = Promise.resolve();
+  /** Documents staged whose embedding has not settled: `fillVectors` leaves them to the queue. */
+  private readonly staged = new Set<StoredDoc>();
+  /** The embedding in flight per document: removing or replacing the document aborts it at once. */
+  private readonly embeddingNow = new Map<StoredDoc, AbortController>();
+  /** Measured embedding rate (chunks/s, moving average over batches); null before a batch was timed. */
+  private embedRateValue: number | null = null;
 
   constructor(options: Partial<EngineOptions> = {}) {
     this.options = Object.freeze({ ...DEFAULT_ENGINE_OPTIONS, ...options });
@@ -430,7 +436,10 @@ export class Engine {
     cb: IngestCallbacks = {},
   ): Promise<{ readonly stored: StagedDocument; readonly embedded: Promise<AddDocumentResult> }> {
     const staged = await this.storeAndIndex(input, cb);
-    const embedded = this.embedQueue.then(() => this.embedStaged(staged, cb));
+    this.staged.add(staged.doc);
+    const embedded = this.embedQueue
+      .then(() => this.embedStaged(staged, cb))
+      .finally(() => this.staged.delete(staged.doc));
     // The queue goes on after a failed or cancelled document; its own caller gets the error.
     this.embedQueue = embedded.then(
       () => undefined,
@@ -607,6 +616,8 @@ export class Engine {
       // Another embedder took over (a profile was loaded): its own fill embeds the rest.
       if (this.embedderValue !== embedder) break;
       if (this.docs.get(doc.meta.id) !== doc || doc.rows >= doc.chunks.length) continue;
+      // A document staged by an ingest is embedded by its queue (one embedding per document).
+      if (this.staged.has(doc)) continue;
       const before = doc.rows;
       await this.embedDocument(doc, embedder, opts.signal, opts.onProgress);
       documents++;
@@ -629,6 +640,8 @@ export class Engine {
   ): Promise<void> {
     // Never switch the engine back to the embedder this call started with (a profile replaced it).
     if (this.embedderValue !== embedder) return;
+    // Removed or replaced while it waited for its turn.
+    if (this.docs.get(doc.meta.id) !== doc) return;
     if (!this.dense || this.denseModel !== embedder.id) this.setEmbedder(embedder);
     const dense = this.dense as FlatIndex;
     const { chunks } = doc;
@@ -664,17 +677,25 @@ export class Engine {
       }
       persisted = rows;
     };
+    // Removing or replacing the document aborts the model call in flight (`removeDocument`), so
+    // a removed document stops costing time within one model call, not one batch.
+    const removal = new AbortController();
+    this.embeddingNow.get(doc)?.abort();
+    this.embeddingNow.set(doc, removal);
+    const stop = signal ? AbortSignal.any([signal, removal.signal]) : removal.signal;
     try {
       while (doc.rows < total) {
-        throwIfAborted(signal);
+        throwIfAborted(stop);
         const from = doc.rows;
         const to = Math.min(total, from + this.options.embedBatch);
         const batch = chunks.slice(from, to);
+        const t0 = performance.now();
         const vectors = await embedder.embed(batch.map(embeddingText), {
-          signal,
+          signal: stop,
           onProgress: (done) => onProgress?.({ docId, phase: 'embed', done: from + done, total }),
         });
         if (!current()) return;
+        this.timeBatch(batch.length, performance.now() - t0);
         data.set(vectors, from * dim);
         dense.addMany(
           batch.map((c) => c.id),
@@ -684,17 +705,69 @@ export class Engine {
         if (to === total || to - persisted >= Math.max(4 * this.options.embedBatch, persisted)) await persist();
       }
     } catch (err) {
+      // Removed or replaced meanwhile: nothing is left to embed, which is not an error.
+      if (!current() && removal.signal.aborted) return;
       // Keep what was embedded: resuming starts after it.
       if (current()) await persist().catch(() => {});
+      throw err;
+    } finally {
+      if (this.embeddingNow.get(doc) === removal) this.embeddingNow.delete(doc);
+    }
+  }
+
+  /** Folds one batch's time into the measured rate (EWMA, α = 0.3: a few batches follow a change of load). */
+  private timeBatch(chunks: number, ms: number): void {
+    if (ms <= 0 || chunks === 0) return;
+    const rate = (chunks * 1000) / ms;
+    this.embedRateValue = this.embedRateValue === null ? rate : 0.7 * this.embedRateValue + 0.3 * rate;
+  }
+
+  /**
+   * What is being embedded now: the document whose chunks are in flight (null when none), and the
+   * measured rate in chunks per second (null before the first batch). The status strip's estimate
+   * of the time left is the chunks without vectors over this rate.
+   */
+  get embedding(): { readonly docId: string | null; readonly rate: number | null } {
+    let docId: string | null = null;
+    for (const doc of this.embeddingNow.keys()) docId = doc.meta.id;
+    return { docId, rate: this.embedRateValue };
+  }
+
+  /**
+   * Deletes a document; false when it was not in the library. Unlike every other change it leaves
+   * memory first — search, ask and the embedding in flight stop seeing it at once — and storage
+   * then, through `write` (the worker's write lock: after a store in flight, never after a parse
+   * or an embedding). If storage refuses, the document comes back (without vectors: they are
+   * computed again) and the error is thrown. A version added again meanwhile is kept.
+   */
+  async deleteDocument(
+    docId: string,
+    opts: { write?: <T>(fn: () => Promise<T>) => Promise<T> } = {},
+  ): Promise<boolean> {
+    if (typeof docId !== 'string') throw new EvidentError('invalid_input', 'deleteDocument: docId must be a string.');
+    const doc = this.docs.get(docId);
+    const inMemory = this.removeDocument(docId);
+    const write = opts.write ?? ((fn) => fn());
+    try {
+      const stored = await write(async () => {
+        const now = this.docs.get(docId);
+        // Added again after this removal began: that version stays, in storage too.
+        if (now && now.meta.addedAt > (doc?.meta.addedAt ?? 0)) return false;
+        return (await this.store?.deleteDocument(docId)) ?? false;
+      });
+      return inMemory || stored;
+    } catch (err) {
+      if (doc && !this.docs.has(docId)) this.restoreDocument(doc);
       throw err;
     }
   }
 
-  /** Deletes a document (storage first); false when it was not in the library. */
-  async deleteDocument(docId: string): Promise<boolean> {
-    if (typeof docId !== 'string') throw new EvidentError('invalid_input', 'deleteDocument: docId must be a string.');
-    const stored = (await this.store?.deleteDocument(docId)) ?? false;
-    return this.removeDocument(docId) || stored;
+  /** Puts back a document whose removal storage refused; its vectors were dropped and are embedded again. */
+  private restoreDocument(doc: StoredDoc): void {
+    doc.rows = 0;
+    this.docs.set(doc.meta.id, doc);
+    for (const chunk of doc.chunks) this.chunks.set(chunk.id, { chunk, doc });
+    this.dirty = true;
   }
 
   /** Edits a document's title, source type, status, effective date or language. */
@@ -716,6 +789,7 @@ export class Engine {
   removeDocument(docId: string): boolean {
     const doc = this.docs.get(docId);
     if (!doc) return false;
+    this.embeddingNow.get(doc)?.abort();
     for (const c of doc.chunks) {
       this.chunks.delete(c.id);
       this.dense?.delete(c.id);

@@ -15,7 +15,7 @@ import { describeShared, sharedPath } from '../node/shared-data';
 import { Library } from '../storage/library';
 import type { FileInput, FileOutcome, FileProgress } from './ask-api';
 import { Engine } from './engine';
-import { fileDocId, ingestFiles, MAX_INGEST_ATTEMPTS, resumeQueued, type FileQueue } from './ingest-files';
+import { fileDocId, ingestFiles, MAX_INGEST_ATTEMPTS, resumeQueued, serialQueue, type FileQueue } from './ingest-files';
 import { bytesOf, WordHashEmbedder } from './testing';
 
 let engine: Engine;
@@ -510,6 +510,36 @@ describe('ingestFiles with the ingest queue (IndexedDB)', () => {
     const done = progress.filter((p) => p.endsWith(':done'));
     expect(done).toEqual(['m:done', 'p:done', 'd:done']);
     expect(progress.indexOf('d:index')).toBeLessThan(progress.indexOf('m:done'));
+  });
+
+  it('a second batch added while the first embeds is searchable at once; removing a document cancels its embedding', async () => {
+    const { engine: e, library } = await startWorker(dbName(), new HangingEmbedder(0));
+    // The worker's collaborators: one write lock, one parser, shared by both batches.
+    const write = serialQueue();
+    const parser = serialQueue();
+    const stored: string[] = [];
+    const shared = { ...pdfOptions, queue: library, write, parser, onStored: (id: string) => stored.push(id) };
+    const first = ingestFiles(e, [{ fileId: 'm', name: 'leave.md', mimeType: '', bytes: bytesOf(POLICY_MD) }], shared);
+    // leave.md is stored and its first embedding call hangs (until cancelled).
+    await until(() => stored.length === 1);
+    const second = ingestFiles(
+      e,
+      [{ fileId: 'p', name: 'safety-report.pdf', mimeType: 'application/pdf', bytes: bytesOf(SAFETY_REPORT_PDF) }],
+      shared,
+    );
+    await until(() => stored.length === 2);
+    expect((await e.search('ladder inspections', { k: 3 })).hits[0]?.docId).toBe('file:safety-report.pdf');
+    expect(e.embedding.docId).toBe('file:leave.md');
+    // A removal through the same write lock does not wait for the embedding in flight, and ends it.
+    expect(await write(() => e.deleteDocument('file:leave.md'))).toBe(true);
+    const r1 = await first;
+    expect(r1.files[0]).toMatchObject({ ok: true, docId: 'file:leave.md', removed: true });
+    expect((await library.loadText()).documents.map((d) => d.id)).toEqual(['file:safety-report.pdf']);
+    // The PDF's embedding was queued behind it: now it runs (and hangs in turn, until removed too).
+    await until(() => e.embedding.docId === 'file:safety-report.pdf');
+    await write(() => e.deleteDocument('file:safety-report.pdf'));
+    expect((await second).files[0]).toMatchObject({ ok: true, removed: true });
+    expect(e.documents()).toEqual([]);
   });
 
   it('a queue that cannot take the batch (a full disk) does not stop it: the files are ingested unqueued', async () => {

@@ -12,6 +12,14 @@
  * password, no text, a full disk) is reported with its error and the batch goes on; the library
  * is never left with part of a document. Cancelling stops parsing and embedding between steps.
  *
+ * Across batches (the worker's `addFiles` calls, which run side by side): parsing goes through
+ * `parser`, one file at a time in the order the files came, and only the steps that write the
+ * library (queueing the batch, storing a parsed file) go through `write`, the worker's write
+ * lock. So a file added while another batch's files are embedding is parsed as soon as the parser
+ * is free and is searchable by its words at once, and removing a document never waits for a
+ * parse or an embedding. A file removed (or replaced) while it waits for its vectors ends
+ * `removed`: its embedding is cancelled by the engine, not failed.
+ *
  * With a queue (IndexedDB), the whole batch is first written to the ingest queue as the files'
  * own bytes (one transaction), and each entry leaves the queue in the transaction that stores its
  * document. A batch cut short by a reload or a killed worker is resumed by `resumeQueued`, which
@@ -37,7 +45,23 @@ import type { Engine, IngestCallbacks } from './engine';
 import { toErrorValue } from './result';
 
 /** What ingest needs from the engine: its one-document add path, embedding in the background. */
-export type FileEngine = Pick<Engine, 'stageDocument'>;
+export type FileEngine = Pick<Engine, 'stageDocument' | 'document'>;
+
+/** Runs `fn` after the calls given to it before have settled (a lock, or a one-at-a-time queue). */
+export type Serial = <T>(fn: () => Promise<T>) => Promise<T>;
+
+/** Runs at once: no serialisation (tests, a single batch). */
+const immediate: Serial = (fn) => fn();
+
+/** A queue that runs its calls one at a time, in the order they came; a failure does not stop it. */
+export function serialQueue(): Serial {
+  let tail: Promise<unknown> = Promise.resolve();
+  return <T>(fn: () => Promise<T>): Promise<T> => {
+    const next = tail.then(fn, fn);
+    tail = next.catch(() => {});
+    return next;
+  };
+}
 
 /** The ingest queue (the `Library` in the worker). */
 export type FileQueue = Pick<Library, 'enqueue' | 'queued' | 'dequeue' | 'beginQueued'>;
@@ -50,6 +74,13 @@ export const MAX_INGEST_ATTEMPTS = 3;
 
 /** pdf.js assets and parser hooks, shared by adding and resuming. */
 export interface ParserSetup {
+  /**
+   * Runs a library write after the ones in flight (the worker's write lock): the batch's queueing
+   * and each file's store-and-index. Default: at once.
+   */
+  readonly write?: Serial;
+  /** Runs a parse after the ones in flight: one file parsed at a time across batches. Default: at once. */
+  readonly parser?: Serial;
   /** pdf.js assets: absolute folder URLs ending in "/" (`…/vendor/pdfjs/cmaps/`, `…/standard_fonts/`). */
   readonly cMapUrl?: string;
   readonly standardFontDataUrl?: string;
@@ -173,7 +204,8 @@ export async function ingestFiles(
   validateFiles(files);
   const { signal, onProgress, queue } = options;
   throwIfAborted(signal);
-  const seqs = await enqueueFiles(queue, files, options.parse?.maxBytes ?? DEFAULT_MAX_BYTES);
+  const write = options.write ?? immediate;
+  const seqs = await write(() => enqueueFiles(queue, files, options.parse?.maxBytes ?? DEFAULT_MAX_BYTES));
   const outcomes: FileOutcome[] = [];
   const embedding = new Embedding();
   let index = 0;
@@ -206,7 +238,7 @@ export async function ingestFiles(
             onParse: (done, total) => onProgress?.({ ...at, phase: 'parse', done, total }),
             onOcr: (done, total) => onProgress?.({ ...at, phase: 'ocr', done, total }),
             onIngest: (p) => {
-              onProgress?.({ ...at, phase: p.phase, done: p.done, total: p.total });
+              onProgress?.({ ...at, phase: p.phase, done: p.done, total: p.total, docId });
               if (p.phase === 'index' && !stored) {
                 stored = true;
                 options.onStored?.(docId);
@@ -216,6 +248,8 @@ export async function ingestFiles(
         );
         const embedded = embedding.add(
           staged.embedded.then((added) => {
+            // Removed (or replaced by a later version) while it waited for its vectors.
+            const removed = engine.document(docId)?.addedAt !== staged.addedAt;
             outcomes[slot] = {
               fileId: file.fileId,
               ok: true,
@@ -226,6 +260,7 @@ export async function ingestFiles(
               pages: parsed.pages ? parsed.pages.length : null,
               replaced: added.replaced,
               warnings: parsed.warnings.map((w) => w.message),
+              ...(removed ? { removed: true } : {}),
             };
           }, failed),
         );
@@ -281,7 +316,8 @@ export async function resumeQueued(
 ): Promise<AddDocumentsResult> {
   if (!queue) return { added: [], failed: [] };
   const { signal, onProgress } = options;
-  const entries = await queue.queued();
+  const write = options.write ?? immediate;
+  const entries = await write(() => queue.queued());
   type Outcome = { added: AddDocumentResult } | { failed: AddDocumentsResult['failed'][number] };
   const outcomes: Outcome[] = [];
   const embedding = new Embedding();
@@ -312,7 +348,7 @@ export async function resumeQueued(
                   },
                 )
               ).staged
-            : await engine.stageDocument(textInput(entry), ingestCallbacks(callbacks));
+            : await write(() => engine.stageDocument(textInput(entry), ingestCallbacks(callbacks)));
         embedding.add(staged.embedded.then((added) => void (outcomes[index] = { added }), failed));
       } catch (err) {
         await failed(err);
@@ -368,27 +404,24 @@ function ingestCallbacks(steps: AddSteps): IngestCallbacks {
  * Parses one file and stages it: stored and indexed when this resolves (its queue entry, if any,
  * leaves the queue with the document), embedded when `staged.embedded` does.
  */
+interface FileToParse {
+  readonly docId: string;
+  readonly name: string;
+  readonly mime: string;
+  readonly bytes: ArrayBuffer;
+  readonly password?: string | undefined;
+}
+
 async function parseAndStage(
   engine: FileEngine,
-  file: { docId: string; name: string; mime: string; bytes: ArrayBuffer; password?: string | undefined },
+  file: FileToParse,
   steps: AddSteps,
-): Promise<{ parsed: ParsedDocument; staged: Awaited<ReturnType<FileEngine['stageDocument']>> }> {
+): Promise<{
+  parsed: ParsedDocument;
+  staged: Awaited<ReturnType<FileEngine['stageDocument']>> & { readonly addedAt: number | undefined };
+}> {
   const { signal } = steps;
-  steps.onParse?.(0, 0);
-  const ocr = steps.ocr ? await steps.ocr() : undefined;
-  const parsed = await parseDocument(new Uint8Array(file.bytes), {
-    fileName: file.name,
-    ...(file.mime ? { mimeType: file.mime } : {}),
-    ...(file.password !== undefined ? { password: file.password } : {}),
-    ...(signal ? { signal } : {}),
-    ...(steps.cMapUrl ? { cMapUrl: steps.cMapUrl } : {}),
-    ...(steps.standardFontDataUrl ? { standardFontDataUrl: steps.standardFontDataUrl } : {}),
-    ...steps.parse,
-    ...(ocr ? { ocr: { ...ocr, onPage: (p: { done: number; total: number }) => steps.onOcr?.(p.done, p.total) } } : {}),
-    onProgress: (p) => {
-      if (p.phase === 'pages') steps.onParse?.(p.done, p.total);
-    },
-  });
+  const parsed = await (steps.parser ?? immediate)(() => parseFile(file, steps));
   throwIfAborted(signal);
   steps.onParsed?.(parsed);
   const m = parsed.metadata;
@@ -408,6 +441,31 @@ async function parseAndStage(
     // The page view renders the PDF itself: its bytes are stored with the document.
     ...(parsed.format === 'pdf' ? { original: new Uint8Array(file.bytes) } : {}),
   };
-  const staged = await engine.stageDocument(input, ingestCallbacks(steps));
+  const staged = await (steps.write ?? immediate)(async () => {
+    const s = await engine.stageDocument(input, ingestCallbacks(steps));
+    // The version stored now: a later removal or replacement changes what the library holds.
+    return { ...s, addedAt: engine.document(input.docId)?.addedAt };
+  });
   return { parsed, staged };
+}
+
+/** Reads one file's bytes with the parser for its format (pdf.js, mammoth, the HTML and text readers). */
+async function parseFile(file: FileToParse, steps: AddSteps): Promise<ParsedDocument> {
+  const { signal } = steps;
+  throwIfAborted(signal);
+  steps.onParse?.(0, 0);
+  const ocr = steps.ocr ? await steps.ocr() : undefined;
+  return parseDocument(new Uint8Array(file.bytes), {
+    fileName: file.name,
+    ...(file.mime ? { mimeType: file.mime } : {}),
+    ...(file.password !== undefined ? { password: file.password } : {}),
+    ...(signal ? { signal } : {}),
+    ...(steps.cMapUrl ? { cMapUrl: steps.cMapUrl } : {}),
+    ...(steps.standardFontDataUrl ? { standardFontDataUrl: steps.standardFontDataUrl } : {}),
+    ...steps.parse,
+    ...(ocr ? { ocr: { ...ocr, onPage: (p: { done: number; total: number }) => steps.onOcr?.(p.done, p.total) } } : {}),
+    onProgress: (p) => {
+      if (p.phase === 'pages') steps.onParse?.(p.done, p.total);
+    },
+  });
 }

@@ -88,6 +88,29 @@ describe('SettingsHost', () => {
     expect(again.persistent).toBe(true);
   });
 
+  it('reads the stored values once: Settings opens without waiting on storage; writes keep the copy current', async () => {
+    const store = mapStore();
+    let reads = 0;
+    const counted: SettingsStore = { ...store, getSetting: async (k) => (reads++, store.getSetting(k)) };
+    const host = new SettingsHost(() => counted);
+    await host.values();
+    const first = reads;
+    expect(first).toBeGreaterThan(0);
+    await host.get(null);
+    await host.values();
+    expect(reads).toBe(first);
+    await host.update({ values: { budget: 1200 } });
+    expect((await host.values()).budget).toBe(1200);
+    expect(store.map.get('budget')).toBe(1200);
+    await host.reset();
+    expect((await host.values()).budget).toBe(DEFAULT_APP_SETTINGS.budget);
+    // Another tab changed them: `forget` reads the store again.
+    store.map.set('mmrLambda', 0.2);
+    expect((await host.values()).mmrLambda).toBe(DEFAULT_APP_SETTINGS.mmrLambda);
+    host.forget();
+    expect((await host.values()).mmrLambda).toBe(0.2);
+  });
+
   it('writes nothing when any part of a patch is invalid', async () => {
     const store = mapStore();
     const host = new SettingsHost(() => store);

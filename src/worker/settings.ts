@@ -170,6 +170,12 @@ export function profileSummaries(
 export class SettingsHost {
   private memoryValues: AppSettingValues = DEFAULT_APP_SETTINGS;
   private memoryPriors: PriorState = createPriorState();
+  /**
+   * The stored values as last read or written: Settings opens without reading IndexedDB again,
+   * whose reads queue behind the vector writes of a long embedding (one read per key, each
+   * waiting for the worker's next free moment, took 1.5 s while a filing was embedded).
+   */
+  private cached: { readonly store: SettingsStore; readonly values: AppSettingValues } | null = null;
 
   /** `store()`: the stored library's settings, or null when it lives in memory (read on every call: it can go away). */
   constructor(private readonly store: () => SettingsStore | null) {}
@@ -178,9 +184,15 @@ export class SettingsHost {
     return this.store() !== null;
   }
 
+  /** Reads the stored values again at the next call (another tab may have changed them). */
+  forget(): void {
+    this.cached = null;
+  }
+
   async values(): Promise<AppSettingValues> {
     const store = this.store();
     if (!store) return this.memoryValues;
+    if (this.cached?.store === store) return this.cached.values;
     let values: AppSettingValues = DEFAULT_APP_SETTINGS;
     for (const k of VALUE_KEYS) {
       const v = await store.getSetting(k);
@@ -191,6 +203,7 @@ export class SettingsHost {
         // A stored value this version cannot read: its default applies until the user saves again.
       }
     }
+    this.cached = { store, values };
     return values;
   }
 
@@ -218,9 +231,13 @@ export class SettingsHost {
     const table = patch.priorTable === undefined ? null : validatePriorTable(patch.priorTable);
     const store = this.store();
     if (store) {
+      // Read before writing, so the cache starts from what is stored.
+      const before = await this.values();
+      this.cached = null;
       for (const [k, v] of Object.entries(values)) {
         await store.setSetting(k as keyof AppSettingValues, v as AppSettingValues[keyof AppSettingValues]);
       }
+      this.cached = { store, values: { ...before, ...values } };
     } else {
       this.memoryValues = { ...this.memoryValues, ...values };
     }
@@ -234,7 +251,9 @@ export class SettingsHost {
   async reset(): Promise<void> {
     const store = this.store();
     if (store) {
+      this.cached = null;
       for (const k of VALUE_KEYS) await store.setSetting(k, DEFAULT_APP_SETTINGS[k]);
+      this.cached = { store, values: DEFAULT_APP_SETTINGS };
     } else {
       this.memoryValues = DEFAULT_APP_SETTINGS;
     }

@@ -24,7 +24,7 @@ import { loadUseLite } from './load-use';
 import { throttle } from './model-files';
 import { appApi } from './app-api';
 import { benchmarkApi } from './benchmark';
-import { resumeQueued } from './ingest-files';
+import { resumeQueued, serialQueue } from './ingest-files';
 import { hostedOcrAssets, type OcrAssets } from '../parse/pdf-ocr';
 import { EmbedderSwitch } from './embedder-switch';
 import { ProfileRuntime, defaultModelHost, modelDevices, modelsApi } from './models';
@@ -117,6 +117,8 @@ function libraryCounts(): Pick<LibraryInfo, 'documents' | 'chunks' | 'vectors'> 
  * origin through a Web Lock, so two tabs never interleave two ingests or an import.
  */
 let writes: Promise<unknown> = Promise.resolve();
+/** Files are parsed one at a time, whichever call added them (pdf.js runs in this thread). */
+const parser = serialQueue();
 function exclusive<T>(fn: () => Promise<T>): Promise<T> {
   const locked = (): Promise<T> => {
     if (closedForUpgrade) return Promise.reject(new EvidentError('internal', CLOSED_FOR_UPGRADE));
@@ -131,6 +133,7 @@ function exclusive<T>(fn: () => Promise<T>): Promise<T> {
 /** Reads the library from storage again (another tab changed it, or an import replaced it). */
 async function reloadFromStorage(): Promise<void> {
   if (!library) return;
+  settings.forget();
   const [text, lexical] = await Promise.all([library.loadText(), library.loadLexical()]);
   engine.load(text.documents, text.chunks, lexical);
   engine.loadVectors(await library.loadVectors(engine.embedder?.id));
@@ -252,6 +255,7 @@ const api: EvidentWorkerApi = {
     documents: engine.documents(),
     chunks: engine.chunkCount,
     crossOriginIsolated: self.crossOriginIsolated,
+    embedding: engine.embedding,
   }),
 
   loadEmbedder: (options, onProgress) => run(options, onProgress, loadEmbedder),
@@ -304,6 +308,7 @@ const api: EvidentWorkerApi = {
     settings,
     ready: () => libraryReady,
     exclusive,
+    parser,
     models: () => ({
       crossEncoder: modelHost.backends.crossEncoder,
       nli: modelHost.backends.nli,
@@ -338,17 +343,18 @@ const api: EvidentWorkerApi = {
     }),
 
   resumeIngest: (options, onProgress) =>
-    run(options, onProgress, (signal, progress) => {
+    run(options, onProgress, async (signal, progress) => {
       const throttled = throttle(PROGRESS_INTERVAL_MS, progress);
-      return exclusive(async () => {
-        await libraryReady;
-        // Files are parsed again from their queued bytes (pages and headings as the first time).
-        return resumeQueued(engine, library, {
-          signal,
-          onProgress: (p) => throttled(p.phase !== 'embed' || p.done === p.total, p),
-          ...pdfAssets,
-          ocr,
-        });
+      await libraryReady;
+      // Files are parsed again from their queued bytes (pages and headings as the first time);
+      // like `addFiles`, only the writes take the lock, so the resumed files' embedding blocks no one.
+      return resumeQueued(engine, library, {
+        signal,
+        onProgress: (p) => throttled(p.phase !== 'embed' || p.done === p.total, p),
+        ...pdfAssets,
+        ocr,
+        write: exclusive,
+        parser,
       });
     }),
 
@@ -365,13 +371,13 @@ const api: EvidentWorkerApi = {
       return engine.documents();
     }),
 
+  // Out of memory (search, ask, the embedding in flight) at once; out of storage under the write
+  // lock, after a store in flight: a removal never waits for a parse or an embedding.
   deleteDocument: (docId) =>
-    asResult(() =>
-      exclusive(async () => {
-        await libraryReady;
-        return engine.deleteDocument(docId);
-      }),
-    ),
+    asResult(async () => {
+      await libraryReady;
+      return engine.deleteDocument(docId, { write: exclusive });
+    }),
 
   updateDocumentMeta: (docId, patch) =>
     asResult(() =>

@@ -18,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { XSS_BAD_FILE_NAME, XSS_FACTS, XSS_FILE_NAME, XSS_QUESTION, XSS_VECTORS, xssDocuments } from '../fixtures/xss';
 import { launchChromium } from './browser';
 import { appReady, askQuestion } from './built-app';
+import { removeDocument } from './storage-helpers';
 
 const ctx = inject('e2e');
 if (ctx.skip) console.warn(`[e2e] ${ctx.skip}`);
@@ -115,11 +116,7 @@ describe.skipIf(ctx.skip !== null)('hostile content shown in every view (Chromiu
     for (const id of await library
       .locator('li[data-doc-id]')
       .evaluateAll((els) => els.map((e) => e.getAttribute('data-doc-id')))) {
-      await library
-        .locator(`li[data-doc-id="${id}"]`)
-        .getByRole('button', { name: /^Remove/ })
-        .click();
-      await library.locator(`li[data-doc-id="${id}"]`).waitFor({ state: 'detached', timeout: 10_000 });
+      if (id) await removeDocument(page, id);
     }
     const files = await xssDocuments();
     await page.getByLabel('Add documents').setInputFiles(files);

@@ -94,14 +94,29 @@ export async function openApp(page: Page, baseUrl: string): Promise<void> {
   await page.locator('[data-testid="library"][data-state="ready"]').waitFor({ timeout: 180_000 });
 }
 
-/** Removes every document through the library list. */
-export async function removeAll(page: Page, ids: readonly string[]): Promise<void> {
-  const library = page.getByTestId('library');
-  for (const id of ids) {
-    await library
-      .locator(`li[data-doc-id="${id}"]`)
-      .getByRole('button', { name: /^Remove/ })
-      .click();
-    await library.locator(`li[data-doc-id="${id}"]`).waitFor({ state: 'detached', timeout: 10_000 });
+/**
+ * Removes one document through the library list: Remove, then Remove again in the dialog that
+ * names it. It leaves the list at once; storage follows (`removedFromStorage`).
+ */
+export async function removeDocument(page: Page, id: string): Promise<void> {
+  const item = page.getByTestId('library').locator(`li[data-doc-id="${id}"]`);
+  await item.getByRole('button', { name: /^Remove/ }).click();
+  await page.getByTestId('confirm-remove').getByRole('button', { name: 'Remove', exact: true }).click();
+  await item.waitFor({ state: 'detached', timeout: 10_000 });
+}
+
+/** Waits until IndexedDB no longer holds any of `ids` (a removal leaves the list before storage). */
+export async function removedFromStorage(page: Page, ids: readonly string[]): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    const { docs } = await readStored(page);
+    if (!docs.some((d) => ids.includes(d.id))) return;
+    await page.waitForTimeout(50);
   }
+  throw new Error(`still stored after 10 s: ${ids.join(', ')}`);
+}
+
+/** Removes every document through the library list, and waits until storage has let them go. */
+export async function removeAll(page: Page, ids: readonly string[]): Promise<void> {
+  for (const id of ids) await removeDocument(page, id);
+  await removedFromStorage(page, ids);
 }

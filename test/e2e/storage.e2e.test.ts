@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { onboardingDocx, SAFETY_REPORT_PDF } from '../fixtures/documents';
 import { launchChromium } from './browser';
-import { readStored, type Stored } from './storage-helpers';
+import { readStored, removeAll, type Stored } from './storage-helpers';
 
 const ctx = inject('e2e');
 if (ctx.skip) console.warn(`[e2e] ${ctx.skip}`);
@@ -211,11 +211,7 @@ describe.skipIf(ctx.skip !== null)('the library in IndexedDB (Chromium)', () => 
 
     // Remove a demo document; after a reload it is still gone (the demo is added on the first run only).
     const removed = first.docs[0]!.id;
-    await library
-      .locator(`li[data-doc-id="${removed}"]`)
-      .getByRole('button', { name: /^Remove/ })
-      .click();
-    await library.locator(`li[data-doc-id="${removed}"]`).waitFor({ state: 'detached', timeout: 10_000 });
+    await removeAll(page, [removed]);
     await page.reload();
     await page.locator('[data-testid="model-status"][data-state="ready"]').waitFor({ timeout: 180_000 });
     await page.locator('[data-testid="library"][data-state="ready"]').waitFor({ timeout: 60_000 });
@@ -233,7 +229,7 @@ describe.skipIf(ctx.skip !== null)('the library in IndexedDB (Chromium)', () => 
 
     // 1. Killed while embedding: the document is already stored whole; its vectors resume.
     await addFile(page, 'retention-policy.md', bigMarkdown('Retention policy', 25));
-    await page.getByRole('progressbar', { name: 'Chunks embedded' }).waitFor({ timeout: 60_000 });
+    await page.getByRole('progressbar', { name: 'Meaning vectors' }).waitFor({ timeout: 60_000 });
     const during = await readStored(page);
     expectWhole(during);
     await page.reload();
@@ -294,7 +290,7 @@ describe.skipIf(ctx.skip !== null)('the library in IndexedDB (Chromium)', () => 
         buffer: Buffer.from(await onboardingDocx()),
       },
     ]);
-    await page.getByRole('progressbar', { name: 'Chunks embedded' }).waitFor({ timeout: 60_000 });
+    await page.getByRole('progressbar', { name: 'Meaning vectors' }).waitFor({ timeout: 60_000 });
     const queue = await readQueueKinds(page);
     expect(queue).toEqual([
       { docId: 'file:safety-report.pdf', kind: 'bytes', bytes: REPORT_PDF.length },
@@ -330,7 +326,7 @@ describe.skipIf(ctx.skip !== null)('the library in IndexedDB (Chromium)', () => 
       { name: 'archive-policy.md', mimeType: 'text/markdown', buffer: bigMarkdown('Archive policy', 40, 5) },
       { name: 'second-report.pdf', mimeType: 'application/pdf', buffer: REPORT_PDF },
     ]);
-    await page.getByRole('progressbar', { name: 'Chunks embedded' }).waitFor({ timeout: 60_000 });
+    await page.getByRole('progressbar', { name: 'Meaning vectors' }).waitFor({ timeout: 60_000 });
     await page.getByRole('button', { name: 'Stop adding files' }).click();
     const jobs = page.locator('ul.jobs > li[data-job-status="cancelled"]');
     await expect.poll(() => jobs.count(), { timeout: 30_000 }).toBe(2);
@@ -367,13 +363,10 @@ describe.skipIf(ctx.skip !== null)('the library in IndexedDB (Chromium)', () => 
       .waitFor({ timeout: 10_000 });
 
     // Empty the library.
-    for (const d of before.docs) {
-      await library
-        .locator(`li[data-doc-id="${d.id}"]`)
-        .getByRole('button', { name: /^Remove/ })
-        .click();
-      await library.locator(`li[data-doc-id="${d.id}"]`).waitFor({ state: 'detached', timeout: 10_000 });
-    }
+    await removeAll(
+      page,
+      before.docs.map((d) => d.id),
+    );
     expect((await readStored(page)).docs).toEqual([]);
 
     // Import it back (merge, the default), after confirming.

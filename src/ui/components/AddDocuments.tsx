@@ -1,11 +1,14 @@
 import { useId, useState, useSyncExternalStore, type ChangeEvent, type DragEvent, type FormEvent } from 'react';
-import { formatBytes } from '../format';
+import { formatBytes, plural } from '../format';
 import { ACCEPTED_FILES, type IngestJob, type IngestStore } from '../ingest-store';
+import type { LibraryDocument } from '../../worker/api';
 import { FILE_PHASE_LABEL, FORMAT_LABEL } from '../labels';
 import { ProgressBar } from './ProgressBar';
 
 interface Props {
   readonly store: IngestStore;
+  /** The library's documents: a stored file's row reads its vector count there (as the list and the strip do). */
+  readonly documents?: readonly LibraryDocument[];
   /** False until files can be added (the embedding model sizes chunks); the reason is shown. */
   readonly enabled: boolean;
   readonly disabledReason?: string;
@@ -16,7 +19,7 @@ interface Props {
  * text), then one row per file with its progress, its result, or its error in plain words; a
  * password-protected PDF asks for its password here; adding can be stopped.
  */
-export function AddDocuments({ store, enabled, disabledReason }: Props) {
+export function AddDocuments({ store, documents = [], enabled, disabledReason }: Props) {
   const { jobs } = useSyncExternalStore(store.subscribe, store.getState);
   const inputId = useId();
   const hintId = useId();
@@ -75,7 +78,12 @@ export function AddDocuments({ store, enabled, disabledReason }: Props) {
         <>
           <ul className="jobs" aria-label="Files">
             {jobs.map((job) => (
-              <JobRow key={job.id} job={job} store={store} />
+              <JobRow
+                key={job.id}
+                job={job}
+                store={store}
+                doc={job.docId ? documents.find((d) => d.docId === job.docId) : undefined}
+              />
             ))}
           </ul>
           <div className="inline-row">
@@ -96,9 +104,25 @@ export function AddDocuments({ store, enabled, disabledReason }: Props) {
   );
 }
 
-function JobRow({ job, store }: { readonly job: IngestJob; readonly store: IngestStore }) {
+function JobRow({
+  job,
+  store,
+  doc,
+}: {
+  readonly job: IngestJob;
+  readonly store: IngestStore;
+  /** The library's entry for the stored file, when listed. */
+  readonly doc: LibraryDocument | undefined;
+}) {
+  const stored = job.phase === 'index' || job.phase === 'embed' || job.phase === 'done';
   return (
-    <li className={`job job-${job.status}`} data-job-status={job.status} data-file-name={job.name}>
+    <li
+      className={`job job-${job.status}`}
+      data-job-status={job.status}
+      data-file-name={job.name}
+      data-phase={job.phase ?? undefined}
+      data-doc-id={job.docId}
+    >
       <div className="job-head">
         <span className="job-name">{job.name}</span>
         <span className="muted">{formatBytes(job.size)}</span>
@@ -113,11 +137,11 @@ function JobRow({ job, store }: { readonly job: IngestJob; readonly store: Inges
           </button>
         )}
       </div>
-      {job.status === 'waiting' && <p className="muted job-line">Waiting…</p>}
+      {job.status === 'waiting' && <p className="muted job-line">Waiting for the files before it to be read…</p>}
       {job.status === 'working' && (
         <div className="job-line" role="status" aria-live="polite">
-          {job.phase === 'done' ? (
-            <p className="muted">Added; finishing the other files…</p>
+          {stored ? (
+            <StoredLine phase={job.phase} doc={doc} />
           ) : job.phase === null || job.total === 0 ? (
             <p className="muted">{FILE_PHASE_LABEL[job.phase ?? 'parse']}…</p>
           ) : (
@@ -125,11 +149,11 @@ function JobRow({ job, store }: { readonly job: IngestJob; readonly store: Inges
           )}
         </div>
       )}
-      {job.status === 'done' && job.result && (
+      {job.status === 'done' && job.result?.removed && <p className="job-line muted">Removed from the library.</p>}
+      {job.status === 'done' && job.result && !job.result.removed && (
         <p className="job-line ok">
-          Added as “{job.result.title}”: {FORMAT_LABEL[job.result.format]}, {job.result.chunks} chunk
-          {job.result.chunks === 1 ? '' : 's'}
-          {job.result.pages !== null && `, ${job.result.pages} page${job.result.pages === 1 ? '' : 's'}`}
+          Added as “{job.result.title}”: {FORMAT_LABEL[job.result.format]}, {plural(job.result.chunks, 'chunk')}
+          {job.result.pages !== null && `, ${plural(job.result.pages, 'page')}`}
           {job.result.replaced && ' (replaced the earlier version)'}.
           {job.result.warnings.length > 0 && <span className="warnings"> Note: {job.result.warnings.join(' ')}</span>}
         </p>
@@ -142,6 +166,27 @@ function JobRow({ job, store }: { readonly job: IngestJob; readonly store: Inges
       {job.status === 'cancelled' && <p className="job-line muted">{job.error?.message ?? 'Cancelled.'}</p>}
       {job.status === 'password' && <PasswordForm job={job} store={store} />}
     </li>
+  );
+}
+
+/**
+ * A stored file, searchable by its words, while its meaning vectors are computed: the counts are
+ * the library's (the list and the status strip show the same), never the file's own progress.
+ */
+function StoredLine({ phase, doc }: { readonly phase: IngestJob['phase']; readonly doc: LibraryDocument | undefined }) {
+  if (!doc) return <p className="muted">Searchable by its words; listing it…</p>;
+  const vectors = doc.vectors ?? 0;
+  if (vectors >= doc.chunks) return <p className="muted">Searchable, with its meaning vectors.</p>;
+  return (
+    <>
+      <p className="muted">
+        Searchable by its words ·{' '}
+        {phase === 'embed' || vectors > 0
+          ? 'computing meaning vectors'
+          : 'meaning vectors after the documents before it'}
+      </p>
+      <ProgressBar label={FILE_PHASE_LABEL.embed} done={vectors} total={doc.chunks} />
+    </>
   );
 }
 

@@ -1,4 +1,4 @@
-import { useCallback } from 'react';
+import { useCallback, useState } from 'react';
 import type { DocumentMetaPatch } from '../../core/library-format';
 import type { LibraryDocument } from '../../worker/api';
 import { DEMO_QUERY, DEMO_QUESTION } from '../demo';
@@ -6,12 +6,14 @@ import type { BackupStore } from '../backup-store';
 import type { IngestStore } from '../ingest-store';
 import type { EvidentSession, SessionState } from '../session';
 import { AddDocuments } from './AddDocuments';
+import { ConfirmRemove } from './ConfirmRemove';
 import { DocumentActions } from './DocumentActions';
 import { LibraryBackup } from './LibraryBackup';
 import { LibraryPanel } from './LibraryPanel';
 import { ModelStatus } from './ModelStatus';
 import { ResultList } from './ResultList';
 import { SearchForm } from './SearchForm';
+import { libraryTotals } from '../status-line';
 
 interface Props {
   readonly session: EvidentSession;
@@ -39,17 +41,42 @@ function documentsOf(state: SessionState): readonly LibraryDocument[] {
 /** The Library page: the model, the documents (with their details), adding files, and passage search. */
 export function LibraryPage({ session, state, ingest, backup, onSaveDetails, onPreview, onTryDemo }: Props) {
   const onSearch = useCallback((q: string) => void session.search(q), [session]);
-  const onRemove = useCallback((docId: string) => void session.deleteDocument(docId), [session]);
+  // Remove asks first, naming the document; confirmed, it leaves the list at once.
+  const [confirming, setConfirming] = useState<{ docId: string; title: string } | null>(null);
+  const docs = documentsOf(state);
+  const onRemove = useCallback(
+    (docId: string) => {
+      const doc = docs.find((d) => d.docId === docId);
+      if (doc) setConfirming({ docId, title: doc.title });
+    },
+    [docs],
+  );
+  const onConfirmRemove = useCallback(
+    (docId: string) => {
+      setConfirming(null);
+      void session.deleteDocument(docId);
+    },
+    [session],
+  );
   const renderActions = useCallback(
     (doc: LibraryDocument) => <DocumentActions doc={doc} onSave={onSaveDetails} onPreview={onPreview} />,
     [onSaveDetails, onPreview],
   );
-  const docs = documentsOf(state);
   const chunks = docs.reduce((s, d) => s + d.chunks, 0);
   const hasDemo = docs.some((d) => d.docId.startsWith('demo-'));
   const modelReady = state.model.phase === 'ready';
   return (
     <div className="library-page">
+      <AddDocuments
+        store={ingest}
+        documents={docs}
+        enabled={modelReady}
+        disabledReason={
+          state.model.phase === 'error'
+            ? `Files cannot be added: ${state.model.error.message}`
+            : 'Files can be added once the embedding model has loaded (it sizes the chunks).'
+        }
+      />
       {hasDemo && state.library.phase === 'ready' && (
         <aside className="panel demo-callout" aria-label="Try the demo">
           <p>
@@ -63,25 +90,14 @@ export function LibraryPage({ session, state, ingest, backup, onSaveDetails, onP
         </aside>
       )}
       <p className="library-counts muted" data-testid="library-counts">
-        {docs.length} document{docs.length === 1 ? '' : 's'}, {chunks.toLocaleString('en')} chunk
-        {chunks === 1 ? '' : 's'}
+        {libraryTotals(docs)}
       </p>
-      <div className="status-grid">
-        <ModelStatus model={state.model} pageIsolated={state.pageIsolated} />
-        <LibraryPanel library={state.library} onRemove={onRemove} renderActions={renderActions} />
-      </div>
-      <AddDocuments
-        store={ingest}
-        enabled={modelReady}
-        disabledReason={
-          state.model.phase === 'error'
-            ? `Files cannot be added: ${state.model.error.message}`
-            : 'Files can be added once the embedding model has loaded (it sizes the chunks).'
-        }
-      />
+      <LibraryPanel library={state.library} onRemove={onRemove} renderActions={renderActions} />
+      <ModelStatus model={state.model} pageIsolated={state.pageIsolated} />
       {backup && <LibraryBackup store={backup} documents={docs.length} chunks={chunks} />}
       <SearchForm disabled={!searchable(state)} placeholder={DEMO_QUERY} onSearch={onSearch} />
       <ResultList search={state.search} />
+      <ConfirmRemove doc={confirming} onConfirm={onConfirmRemove} onCancel={() => setConfirming(null)} />
     </div>
   );
 }

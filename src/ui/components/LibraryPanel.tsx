@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import type { LibraryDocument } from '../../worker/api';
 import type { LibraryState } from '../session';
-import { formatMs } from '../format';
+import { formatCount, formatMs, plural } from '../format';
 import { ProgressBar } from './ProgressBar';
 import { SOURCE_TYPE_LABEL } from '../labels';
 
@@ -9,7 +9,7 @@ const STATUS_LABEL = { current: 'current', superseded: 'superseded', draft: 'dra
 const PHASE_LABEL = {
   chunk: 'Splitting into chunks',
   index: 'Stored and searchable by its words',
-  embed: 'Chunks embedded',
+  embed: 'Meaning vectors',
   done: 'Done',
 } as const;
 
@@ -60,15 +60,13 @@ export function LibraryPanel({ library, onRemove, renderActions }: Props) {
         <>
           <DocumentList documents={library.documents} onRemove={onRemove} renderActions={renderActions} />
           {library.documents.length === 0 && <p>No documents yet.</p>}
-          <p className="muted">
-            {library.chunks} chunks
-            {library.source === 'stored'
-              ? library.timings
-                ? `, read from this browser's storage in ${formatMs(library.timings.searchableMs)}.`
-                : ", read from this browser's storage."
-              : ` embedded in ${formatMs(library.embedMs)}.`}
-            {library.persistent === false && ' Not kept after this tab closes.'}
-          </p>
+          {(library.timings || library.persistent === false) && (
+            <p className="muted">
+              {library.timings &&
+                `Read from this browser's storage in ${formatMs(library.timings.searchableMs)} when the page opened.`}
+              {library.persistent === false && ' Not kept after this tab closes.'}
+            </p>
+          )}
         </>
       )}
     </section>
@@ -87,12 +85,20 @@ function DocumentList({
   return (
     <ul className="doc-list">
       {documents.map((d) => (
-        <li key={d.docId} data-doc-id={d.docId} data-vector-state={d.vectorState}>
+        <li
+          key={d.docId}
+          data-doc-id={d.docId}
+          data-vector-state={d.vectorState}
+          data-vectors={d.vectors}
+          data-chunks={d.chunks}
+        >
           <span className="doc-title">{d.title}</span>
           <span className="doc-meta">
             <span className={`badge badge-${d.status}`}>{STATUS_LABEL[d.status]}</span>{' '}
-            {SOURCE_TYPE_LABEL[d.sourceType] ?? d.sourceType} · {d.chunks} chunk{d.chunks === 1 ? '' : 's'}
-            {d.vectors !== undefined && d.vectors < d.chunks && ` · ${d.vectors} with vectors`}
+            {SOURCE_TYPE_LABEL[d.sourceType] ?? d.sourceType} · {plural(d.chunks, 'chunk')}
+            {d.vectors !== undefined &&
+              d.vectors < d.chunks &&
+              ` · ${formatCount(d.vectors)} / ${formatCount(d.chunks)} with meaning vectors`}
             {onRemove && (
               <>
                 {' '}

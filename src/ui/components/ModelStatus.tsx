@@ -16,27 +16,30 @@ const PHASE_LABEL = {
   ready: 'Model ready',
 } as const;
 
-/** Model loading progress, then which backend runs it and why. */
+/**
+ * The embedding model in one line on the Library page: loading (with its progress), ready, or
+ * why it failed. Which runtime runs it, and why, is a developer's detail: Settings → Device, under
+ * "Details" (`BackendFacts`). The data attributes carry the facts for tests and benchmarks.
+ */
 export function ModelStatus({ model, pageIsolated }: Props) {
   const info = model.phase === 'ready' ? model.info : null;
   return (
-    <section
-      className="panel model-status"
-      aria-labelledby="model-heading"
+    <div
+      className="model-status"
       data-testid="model-status"
       data-state={model.phase}
       data-backend={info?.backend.name}
       data-threads={info?.backend.threads}
       data-isolated={info ? (info.backend.crossOriginIsolated ? 'yes' : 'no') : undefined}
+      data-page-isolated={pageIsolated ? 'yes' : 'no'}
       data-download-ms={info ? Math.round(info.downloadMs) : undefined}
       data-init-ms={info ? Math.round(info.initMs) : undefined}
       data-warmup-ms={info ? Math.round(info.warmupMs) : undefined}
     >
-      <h2 id="model-heading">Model</h2>
-      {model.phase === 'idle' && <p>Waiting to start…</p>}
+      {model.phase === 'idle' && <p className="muted">Starting the embedding model…</p>}
       {model.phase === 'loading' && (
         <div role="status" aria-live="polite">
-          <p>{PHASE_LABEL[model.progress.phase]}…</p>
+          <p className="muted">{PHASE_LABEL[model.progress.phase]}…</p>
           <ProgressBar
             label="Model download"
             done={model.progress.loadedBytes}
@@ -51,15 +54,12 @@ export function ModelStatus({ model, pageIsolated }: Props) {
         </p>
       )}
       {info && (
-        <BackendFacts info={info} pageIsolated={pageIsolated}>
-          <dt>Load time</dt>
-          <dd>
-            download {formatMs(info.downloadMs)}, start {formatMs(info.initMs)}, first embedding{' '}
-            {formatMs(info.warmupMs)}
-          </dd>
-        </BackendFacts>
+        <p className="muted">
+          Embedding model ready ({formatBytes(info.bytes)}, runs in this tab, loaded in{' '}
+          {formatMs(info.downloadMs + info.initMs + info.warmupMs)}). Runtime details: Settings → Device.
+        </p>
       )}
-    </section>
+    </div>
   );
 }
 

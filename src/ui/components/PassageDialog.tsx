@@ -3,6 +3,7 @@ import type { EvidentErrorValue } from '../../core/errors';
 import type { OriginalFile } from '../../worker/api';
 import type { DocumentPassage, DocumentView } from '../../worker/ask-api';
 import { displayBlocks } from '../chunk-text';
+import { plural } from '../format';
 import { SOURCE_TYPE_LABEL, STATUS_LABEL } from '../labels';
 import { highlightSegments, inlineSegments } from '../rich-text';
 import { toErrorValue } from '../store';
@@ -174,7 +175,7 @@ export function PassageDialog({ target, readDocument, readOriginal, onClose }: P
               {SOURCE_TYPE_LABEL[doc.sourceType]} ·{' '}
               <span className={`badge badge-${doc.status}`}>{STATUS_LABEL[doc.status]}</span>
               {doc.effectiveDate && ` · effective ${doc.effectiveDate}`}
-              {doc.pageCount !== null && ` · ${doc.pageCount} pages`} · {doc.total} passages
+              {doc.pageCount !== null && ` · ${plural(doc.pageCount, 'page')}`} · {plural(doc.total, 'passage')}
             </p>
           )}
         </div>

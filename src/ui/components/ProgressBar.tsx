@@ -1,4 +1,4 @@
-import { formatBytes, percent } from '../format';
+import { formatBytes, formatCount, percent } from '../format';
 
 interface Props {
   readonly label: string;
@@ -8,10 +8,10 @@ interface Props {
   readonly bytes?: boolean;
 }
 
-/** A native <progress> with a visible text equivalent ("12.0 MB of 28.0 MB (42%)"). */
+/** A native <progress> with a visible text equivalent ("12.0 MB of 28.0 MB (42%)", "276 of 3,804 (7%)"). */
 export function ProgressBar({ label, done, total, bytes = false }: Props) {
   const pct = percent(done, total);
-  const fmt = bytes ? formatBytes : String;
+  const fmt = bytes ? formatBytes : formatCount;
   const text = total > 0 ? `${fmt(done)} of ${fmt(total)} (${pct}%)` : 'Starting…';
   return (
     <div className="progress">

@@ -6,7 +6,13 @@ import { ScoreTrace } from './ScoreTrace';
 export function ResultItem({ hit, fusion }: { readonly hit: SearchHit; readonly fusion: string }) {
   const headingId = `result-${hit.rank}-title`;
   return (
-    <li className="result" data-testid="result" data-rank={hit.rank} aria-labelledby={headingId}>
+    <li
+      className="result"
+      data-testid="result"
+      data-rank={hit.rank}
+      data-doc-id={hit.docId}
+      aria-labelledby={headingId}
+    >
       <div className="result-head">
         <span className="rank" aria-label={`Rank ${hit.rank}`}>
           {hit.rank}

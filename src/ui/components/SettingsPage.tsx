@@ -404,17 +404,49 @@ function DeviceSection({
   readonly models: ModelStatusReport | null;
   readonly loaded: ProfileLoadResult | null;
 }) {
-  const devices = models?.devices;
   return (
     <section className="panel" aria-labelledby="device-heading" data-testid="device">
       <h2 id="device-heading">Device</h2>
-      <h3>Embedded model (TF.js)</h3>
-      {embedder ? (
-        <BackendFacts info={embedder} pageIsolated={pageIsolated} backendTestId="device-backend" />
-      ) : (
-        <p className="muted">The embedding model is still loading.</p>
-      )}
-      <h3>Transformers.js models (Enhanced)</h3>
+      <p className="muted" data-testid="device-summary">
+        {embedder
+          ? `The embedding model runs in this tab on ${runtimeName(embedder)}.`
+          : 'The embedding model is still loading.'}{' '}
+        Everything runs on this device; nothing is sent anywhere.
+      </p>
+      <details className="runtime-details">
+        <summary>Details</summary>
+        <h3>Embedded model (TF.js)</h3>
+        {embedder ? (
+          <BackendFacts info={embedder} pageIsolated={pageIsolated} backendTestId="device-backend" />
+        ) : (
+          <p className="muted">The embedding model is still loading.</p>
+        )}
+        <h3>Transformers.js models (Enhanced)</h3>
+        <TransformersDevices models={models} loaded={loaded} />
+      </details>
+    </section>
+  );
+}
+
+/** A runtime as a person reads it: "WebAssembly, 2 threads". */
+function runtimeName(info: EmbedderInfo): string {
+  const b = info.backend;
+  if (b.name === 'webgpu') return 'the GPU (WebGPU)';
+  if (b.name === 'cpu') return 'the processor (plain JavaScript, slow)';
+  return `WebAssembly, ${b.threads} thread${b.threads === 1 ? '' : 's'}`;
+}
+
+/** Where the Transformers.js models run: WebGPU or WASM (and why), and the dense side now. */
+function TransformersDevices({
+  models,
+  loaded,
+}: {
+  readonly models: ModelStatusReport | null;
+  readonly loaded: ProfileLoadResult | null;
+}) {
+  const devices = models?.devices;
+  return (
+    <>
       {devices ? (
         <dl className="facts" data-testid="transformers-devices">
           <dt>WebGPU</dt>
@@ -441,7 +473,7 @@ function DeviceSection({
         <p className="muted">Reading the devices…</p>
       )}
       {loaded && <RoleDevices roles={loaded.roles} />}
-    </section>
+    </>
   );
 }
 
