@@ -11,7 +11,9 @@ import {
   gradeAnswer,
   holdsShare,
   numbersStated,
+  questionScale,
   readFirst,
+  scaleOf,
   statesNumber,
   tokenF1,
   type GoldAnswer,
@@ -62,6 +64,13 @@ describe('numbers', () => {
       [
         { value: 2.5, scale: 1e9 },
         { value: 3, scale: 1e6 },
+      ],
+    ],
+    [
+      '$302,578 (in thousands); 636 (in millions)',
+      [
+        { value: 302578, scale: 1e3 },
+        { value: 636, scale: 1e6 },
       ],
     ],
   ])('%j states %j', (text, expected) => {
@@ -125,6 +134,28 @@ describe('numbers', () => {
   });
 });
 
+describe('units', () => {
+  it.each([
+    ['million', 1e6],
+    ['millions', 1e6],
+    ['(in thousands)', 1e3],
+    ['( in billions )', 1e9],
+    ['percent', 0.01],
+    ['', null],
+    ['days', null],
+  ])('scale of %j is %j', (word, k) => {
+    expect(scaleOf(word)).toBe(k);
+  });
+
+  it.each([
+    ['What is the FY2018 capital expenditure amount (in USD millions) for 3M?', 'millions'],
+    ['How much (in USD billions) did it pay?', 'billions'],
+    ['What is the quick ratio?', ''],
+  ])('%j asks in %j', (q, unit) => {
+    expect(questionScale(q)).toBe(unit);
+  });
+});
+
 describe('words', () => {
   it('token F1 is SQuAD-style (articles and punctuation ignored, with repeats)', () => {
     expect(tokenF1('The next business day.', 'next business day')).toBe(1);
@@ -163,6 +194,22 @@ describe('grading one answer', () => {
       '1.4965 billion',
       false,
       'right',
+      'numeric',
+    ],
+    [
+      'the unit named by the question, a unit note in the answer',
+      gold({ answer: '$303.00', question: 'What is the FY2018 accounts payable (in USD millions)?' }),
+      '$302,578 (in thousands)',
+      false,
+      'right',
+      'numeric',
+    ],
+    [
+      'the unit named by the question, another figure',
+      gold({ answer: '$1832.00', question: 'What is the operating income (in USD millions)?' }),
+      '636 (in millions)',
+      false,
+      'wrong',
       'numeric',
     ],
     [

@@ -33,6 +33,9 @@
  *   also match, so "$1,577 million" states it.
  * - Sign. Magnitudes are compared: a change of -12.6 is stated as "a decrease of 12.6" or
  *   "(12.6)" as often as "-12.6".
+ * - Units named by the question. When neither the gold nor the dataset gives a scale, a unit
+ *   the question names ("in USD millions") is the gold's scale; a table's unit note after a
+ *   figure ("$302,578 (in thousands)") is the figure's.
  * - Years. A gold that is a bare year (an integer 1900–2100 printed without separator, currency,
  *   decimals or scale) must be stated exactly: 0.5 % of 2019 would let 2010 through.
  * - Words. Texts are compared as tokens (NFKC, lower case, punctuation a separator, thousands
@@ -70,6 +73,8 @@ export interface GoldAnswer {
   readonly type?: string;
   /** TAT-QA's scale of the gold figure: '', thousand, million, billion or percent. */
   readonly scale?: string;
+  /** The question: FinanceBench names the unit there ("in USD millions") and not in the gold. */
+  readonly question?: string;
   /** TAT-QA's derivation: operands of an arithmetic answer, or `##`-separated counted items. */
   readonly derivation?: string;
   /** Evidence texts (a sentence, a span, a paragraph). */
@@ -189,17 +194,28 @@ export function containsSpan(text: string, span: string): boolean {
 
 const SCALE_WORDS: ReadonlyArray<readonly [RegExp, number]> = [
   [/^(?:%|per\s?cent|percent)$/i, 0.01],
-  [/^thousand$/i, 1e3],
-  [/^(?:million|mn)$/i, 1e6],
-  [/^(?:billion|bn)$/i, 1e9],
-  [/^trillion$/i, 1e12],
+  [/^thousands?$/i, 1e3],
+  [/^(?:millions?|mn)$/i, 1e6],
+  [/^(?:billions?|bn)$/i, 1e9],
+  [/^trillions?$/i, 1e12],
 ];
 
-/** The multiplier of a scale word ("million" → 1e6, "percent" → 0.01), or null ('' and unknown words). */
+/**
+ * The multiplier of a scale word or a table's unit note ("million" → 1e6, "(in thousands)" →
+ * 1e3, "percent" → 0.01), or null ('' and unknown words).
+ */
 export function scaleOf(word: string): number | null {
-  const w = word.trim();
+  const w = word
+    .trim()
+    .replace(/^\(\s*in\s+|\s*\)$/gi, '')
+    .trim();
   for (const [re, k] of SCALE_WORDS) if (re.test(w)) return k;
   return null;
+}
+
+/** The unit a question asks in ("… (in USD millions) …" → "millions"), or '' when it names none. */
+export function questionScale(question: string): string {
+  return /\bin\s+(?:USD\s+|US\$\s*)?(thousands|millions|billions)\b/i.exec(question)?.[1] ?? '';
 }
 
 const NUMBER_WORDS = [
@@ -232,7 +248,7 @@ export interface StatedNumber {
   readonly scale: number | null;
 }
 
-const SCALE_PATTERN = String.raw`%|per\s?cent\b|percent\b|thousand\b|million\b|billion\b|trillion\b|bn\b|mn\b`;
+const SCALE_PATTERN = String.raw`%|per\s?cent\b|percent\b|thousand\b|million\b|billion\b|trillion\b|bn\b|mn\b|\(\s*in\s+(?:thousands|millions|billions)\s*\)`;
 const NUMBER_PATTERN = new RegExp(
   // Not inside a word or another number ("COVID-19" is read as 19, "v2" and "1.2.3" are not numbers).
   String.raw`(?<![\p{L}\p{N}]|\d[.,])(?:(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?|\.(\d+)|(${NUMBER_WORDS.join('|')})\b)` +
@@ -325,7 +341,7 @@ export function gradeAnswer(gold: GoldAnswer, released: ReleasedAnswer | null): 
   if (gold.answer === null) return { grade: 'wrong', rule: 'unanswerable' };
   const read = released.read;
   const type = gold.type ?? '';
-  const scale = gold.scale ?? '';
+  const scale = gold.scale || questionScale(gold.question ?? '');
   const right = (ok: boolean, rule: GradeRule): Graded => ({ grade: ok ? 'right' : 'wrong', rule });
 
   const number = goldNumber(gold.answer, scale);

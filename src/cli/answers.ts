@@ -232,6 +232,7 @@ export interface AnswersOptions {
 function goldOf(q: AnswersQuestion): GoldAnswer {
   return {
     answer: q.answer,
+    question: q.question,
     answers: q.answers,
     type: q.type,
     scale: q.scale,
