@@ -85,6 +85,7 @@ describe('numbers', () => {
     ['2019', '', { value: 2019, scale: null, exact: true }],
     ['5 percent', '', { value: 5, scale: 0.01, exact: false }],
     ['-$473 million', '', { value: 473, scale: 1e6, exact: false }],
+    ['five', '', { value: 5, scale: null, exact: false }],
   ])('gold %j (scale %j) is %j', (gold, scale, expected) => {
     expect(goldNumber(gold, scale)).toEqual(expected);
   });
@@ -127,6 +128,8 @@ describe('numbers', () => {
     ['four items', '4', '', true],
     ['', '4', '', false],
     ['zero', '0', '', true],
+    ['5 titles', 'five', '', true],
+    ['four titles', 'five', '', false],
   ])('%j states %j (scale %j): %s', (text, gold, scale, expected) => {
     const n = goldNumber(gold, scale);
     expect(n).not.toBeNull();

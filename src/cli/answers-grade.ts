@@ -288,17 +288,19 @@ const GOLD_NUMBER =
 
 /**
  * The gold as a number when the whole gold is one figure ("$1,496.5", "-12.6", "24.5%",
- * "$1.5 billion", "2019"), else null. `scale` is the dataset's scale field, used when the gold
+ * "$1.5 billion", "2019", "five"), else null. `scale` is the dataset's scale field, used when the gold
  * prints no scale word.
  */
 export function goldNumber(gold: string, scale = ''): GoldNumber | null {
   const g = gold.normalize('NFKC').trim();
+  const word = NUMBER_WORDS.indexOf(g.toLowerCase().replace(/\.$/, '') as (typeof NUMBER_WORDS)[number]);
+  if (word >= 0) return { value: word, scale: scaleOf(scale), exact: false };
   const m = GOLD_NUMBER.exec(g);
   if (!m || (m[1] === undefined && m[2] === undefined)) return null;
-  const [, int, frac, word] = m;
+  const [, int, frac, scaleWord] = m;
   const value = Number(`${(int ?? '0').replace(/,/g, '')}${frac ?? ''}`);
   if (!Number.isFinite(value)) return null;
-  const k = word !== undefined ? scaleOf(word) : scaleOf(scale);
+  const k = scaleWord !== undefined ? scaleOf(scaleWord) : scaleOf(scale);
   const bare = /^\d+$/.test(g);
   return { value, scale: k, exact: bare && value >= 1900 && value <= 2100 };
 }
