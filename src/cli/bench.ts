@@ -12,7 +12,9 @@
  *                trigger check and the release guard over the packet, as the ask calls them)
  *   --startup    a stored 10k / 100k-chunk library in the real app in Chromium: time to
  *                searchable (lexical) and fully loaded (`bench-startup.ts`)
- *   --embed      the embedded USE-lite model, inputs/s at batch 1, 8, 32 on ~120-token chunks
+ *   --embed      the embedded USE-lite model, inputs/s at batch 1, 8, 32 on ~120-token chunks;
+ *                with --browser also the app's embedding pool in Chromium, 1 worker against one per
+ *                core, chunks/s and the time to embed a 250-page filing (`bench-embed-pool.ts`)
  *   --embed-browser  the same in a Chromium worker, single vs multithreaded WASM (cross-origin
  *                isolated or not), load time cold and warm, memory, and WebGPU beside WASM when
  *                an adapter exists (`bench-embed-browser.ts`)
@@ -41,6 +43,7 @@ import { writeFileSync } from 'node:fs';
 import { loadUseEmbedderNode } from '../node/use-node';
 import { benchEmbedding } from './bench-embed';
 import { embedBrowserTable, runEmbedBrowserBench, type EmbedBrowserResult } from './bench-embed-browser';
+import { embedPoolTable, runEmbedPoolBench, type EmbedPoolResult } from './bench-embed-pool';
 import { ingestBrowserTable, runIngestBrowserBench, type IngestBrowserResult } from './bench-ingest-browser';
 import { runBrowserBench, type BrowserBenchResult } from './bench-browser';
 import { runIfMain } from './common';
@@ -233,6 +236,7 @@ async function main(): Promise<void> {
     chromium?: Record<string, unknown>;
     embed?: { batch: number; inputsPerSec: number }[];
     embedBrowser?: EmbedBrowserResult;
+    embedPool?: EmbedPoolResult;
     ingestBrowser?: IngestBrowserResult;
     testdocs?: TestdocsResult;
   } = { configs: [], dense: [], fullQuery: [] };
@@ -324,6 +328,18 @@ async function main(): Promise<void> {
     );
     for (const r of out.embed) console.log(`  batch ${r.batch}: ${f(r.inputsPerSec)} inputs/s`);
     embedder.dispose();
+    if (args.browser) {
+      // The app's embedding pool in Chromium: 1 worker against one per core, in one run.
+      const res = await runEmbedPoolBench({ log });
+      if (typeof res === 'string')
+        console.log(`
+Chromium: ${res}`);
+      else {
+        out.embedPool = res;
+        console.log(`
+embedding pool, USE-lite in Chromium (the app's embed-worker.ts)\n${embedPoolTable(res)}`);
+      }
+    }
   }
 
   if (args.sections.has('ingest-browser')) {

@@ -260,8 +260,17 @@ export class EvidentSession {
   /** Lists the worker's documents (less those being removed), with their vector counts and the embedding now. */
   private applyStatus(status: WorkerStatus): void {
     if (status.embedding) this.update({ embedding: status.embedding });
+    this.applyEmbedder(status.embedder);
     this.applyDocuments(status.documents, status.chunks);
     if (vectorsPending(status.documents)) void this.watchVectors();
+  }
+
+  /** The model's facts as the worker has them now (its embedding workers start after it loads). */
+  private applyEmbedder(info: EmbedderInfo | null): void {
+    const model = this.state.model;
+    if (info && model.phase === 'ready' && model.info.workers !== info.workers) {
+      this.update({ model: { phase: 'ready', info } });
+    }
   }
 
   private applyDocuments(all: readonly LibraryDocument[], chunks?: number): void {
@@ -290,6 +299,7 @@ export class EvidentSession {
         const status = await this.client.status();
         if (this.disposed) return;
         if (status.embedding) this.update({ embedding: status.embedding });
+        this.applyEmbedder(status.embedder);
         this.applyDocuments(status.documents, status.chunks);
         if (!vectorsPending(status.documents)) {
           this.update({ embedding: { docId: null, rate: status.embedding?.rate ?? null } });

@@ -70,6 +70,12 @@ export interface EmbedderInfo {
   readonly initMs: number;
   /** First embedding of a short text after init (includes WASM/kernel warm-up). */
   readonly warmupMs: number;
+  /**
+   * Workers embedding passages side by side, each running the model single-threaded
+   * (`embed-pool.ts`); absent or 0 while passages embed in the main worker (before the first
+   * long embedding, or on WebGPU).
+   */
+  readonly workers?: number;
 }
 
 export interface AddDocumentInput {
@@ -136,6 +142,8 @@ export interface SearchHit {
   readonly title: string;
   readonly headings: readonly string[];
   readonly text: string;
+  /** A table chunk's title and column header when its text does not hold them (shown above its rows). */
+  readonly context?: string;
   readonly sourceType: SourceType;
   readonly status: DocStatus;
   readonly score: number;

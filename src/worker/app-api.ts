@@ -102,6 +102,7 @@ export function readDocumentView(engine: AppEngine, docId: string, options: Read
       page: c.page ?? null,
       start: c.start,
       end: c.end,
+      ...(c.context ? { context: c.context } : {}),
     })),
   };
 }

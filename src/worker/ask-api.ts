@@ -309,6 +309,8 @@ export interface DocumentPassage {
   readonly page: number | null;
   readonly start: number;
   readonly end: number;
+  /** A table chunk's title and column header when its text does not hold them (shown above its rows). */
+  readonly context?: string;
 }
 
 export interface DocumentView {

@@ -909,6 +909,7 @@ export class Engine {
       title: meta.title,
       headings: ref.chunk.headings,
       text: ref.chunk.text,
+      ...(ref.chunk.context ? { context: ref.chunk.context } : {}),
       sourceType: meta.sourceType,
       status: meta.status,
       score: c.score,

@@ -27,6 +27,8 @@ import { benchmarkApi } from './benchmark';
 import { resumeQueued, serialQueue } from './ingest-files';
 import { hostedOcrAssets, type OcrAssets } from '../parse/pdf-ocr';
 import { EmbedderSwitch } from './embedder-switch';
+import { EmbedPool, embedWorkerCount } from './embed-pool';
+import type { EmbedWorkerApi } from './embed-worker';
 import { ProfileRuntime, defaultModelHost, modelDevices, modelsApi } from './models';
 import { asResult, toErrorValue } from './result';
 import { SettingsHost } from './settings';
@@ -205,14 +207,73 @@ async function loadEmbedder(signal: AbortSignal, progress: (p: LoadProgress) => 
       signal,
       onProgress: (p) => throttled(p.phase !== 'download' || p.loadedBytes === p.totalBytes, p),
     });
+    // Passages embed on a pool of workers, one per core, started at the first long embedding
+    // (embed-pool.ts); queries stay here. On WebGPU the GPU does the work: no pool.
+    const pooled = info.backend.name === 'webgpu' ? embedder : new EmbedPool(embedder, { onDemand: () => startPool() });
     // The dense side's default; a loaded profile's embedder keeps it until released.
-    await embedders.setDefault(embedder);
+    await embedders.setDefault(pooled);
     embedderInfo = info;
+    if (pooled instanceof EmbedPool) pool = pooled;
     return info;
   })().finally(() => {
     loading = null;
   });
   return loading;
+}
+
+/** The embedding pool of the default model (null on WebGPU, or before the model is loaded). */
+let pool: EmbedPool | null = null;
+let poolStart: Promise<void> | null = null;
+
+/**
+ * Starts the pool's workers (once): each loads the model from this origin (the HTTP cache or the
+ * service worker by then); the pool embeds in this thread until all are ready. A worker that
+ * cannot start leaves the embedding here, as before (the reason is logged, not shown: nothing is
+ * lost but speed).
+ */
+function startPool(): void {
+  const target = pool;
+  if (!target || poolStart) return;
+  const count = embedWorkerCount(typeof navigator !== 'undefined' ? navigator.hardwareConcurrency : null);
+  poolStart = (async () => {
+    const started: { worker: Worker; remote: Comlink.Remote<EmbedWorkerApi> }[] = [];
+    try {
+      for (let i = 0; i < count; i++) {
+        // Literal `new Worker(new URL(...))`: Vite bundles the embedding worker from it.
+        const worker = new Worker(new URL('./embed-worker.ts', import.meta.url), {
+          type: 'module',
+          name: `evident-embed-${i + 1}`,
+        });
+        started.push({ worker, remote: Comlink.wrap<EmbedWorkerApi>(worker) });
+      }
+      const models = assetUrl('models/use-lite/').href;
+      const wasm = assetUrl('vendor/tfjs/').href;
+      // A worker whose script cannot load (offline before it was cached) fires `error`; Comlink
+      // would wait for ever.
+      const failed = (worker: Worker): Promise<never> =>
+        new Promise((_resolve, reject) =>
+          worker.addEventListener('error', (e) => reject(new Error(e.message || 'an embedding worker did not start'))),
+        );
+      const loaded = await Promise.all(
+        started.map((w) => Promise.race([w.remote.load(models, wasm), failed(w.worker)])),
+      );
+      if (loaded.some((m) => m.id !== target.id || m.dim !== target.dim)) {
+        throw new Error(`the embedding workers loaded another model (${loaded.map((m) => m.id).join(', ')})`);
+      }
+      target.attach(
+        started.map(({ worker, remote }) => ({
+          embed: (texts: readonly string[]) => remote.embed([...texts]),
+          terminate: () => worker.terminate(),
+        })),
+      );
+      if (embedderInfo && pool === target) embedderInfo = { ...embedderInfo, workers: target.size };
+    } catch (err) {
+      for (const { worker } of started) worker.terminate();
+      console.warn(
+        `Evident: passages are embedded in the main worker: ${err instanceof Error ? err.message : String(err)}`,
+      );
+    }
+  })();
 }
 
 /** pdf.js's CMaps and standard fonts, self-hosted (`setup:assets` copies them). */

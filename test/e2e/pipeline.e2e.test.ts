@@ -11,7 +11,9 @@
  *   embedding is cancelled (its file's row says it was removed) and a search no longer finds it.
  *
  * The seconds from adding each file to searchable, Settings' wait and the removal's are printed
- * for the issue's notes (timings are not asserted beyond generous bounds: the machine is shared).
+ * for the issue's notes, not asserted (HOUSE_STYLE rule 10): the test asserts the relations —
+ * the second searchable while the first still embeds, Settings shown meanwhile, the removal
+ * reported by the worker while the document's vectors were incomplete.
  * Reads the filings from ../shared at run time (`describeShared`). Screenshots at desktop and
  * phone width go to test-results/.
  */
@@ -161,7 +163,6 @@ describeShared('two filings, one added while the other embeds', [FIRST, SECOND],
       // The second did not wait for the first's embedding.
       expect(first).not.toBeNull();
       expect(first!.vectors).toBeLessThan(first!.chunks);
-      expect(secondSearchable).toBeLessThan(120);
       await page.screenshot({ path: 'test-results/pipeline-two-filings-desktop.png' });
 
       // A status that tells the truth, read at three moments (the third after the removal, below).
@@ -179,7 +180,8 @@ describeShared('two filings, one added while the other embeds', [FIRST, SECOND],
       await page.getByRole('heading', { name: 'Model profile' }).waitFor({ timeout: 30_000 });
       const settingsMs = Date.now() - t3;
       console.log(`[e2e] pipeline: Settings shown ${settingsMs} ms after the tab was chosen, while embedding`);
-      expect(settingsMs).toBeLessThan(5_000);
+      // Shown while the first filing's vectors were still being computed.
+      expect((await vectors(FIRST_ID))!.vectors).toBeLessThan(first!.chunks);
 
       // Remove the first while it is embedding: asked first, by title; then gone at once.
       await tab('Library').click();
@@ -201,6 +203,8 @@ describeShared('two filings, one added while the other embeds', [FIRST, SECOND],
       // Timed in the page (a click through the test driver takes long on a loaded machine): from the
       // confirming click to the row leaving the list, and to the file's row saying it was removed
       // (the worker took it out of storage and its embedding call ended).
+      const atRemoval = (await vectors(FIRST_ID))!;
+      expect(atRemoval.vectors).toBeLessThan(atRemoval.chunks);
       const { goneMs, cancelledMs } = await page.evaluate(async (docId) => {
         const frame = () => new Promise((r) => requestAnimationFrame(r));
         const button = document.querySelector<HTMLButtonElement>('[data-testid="confirm-remove"] button.danger');
@@ -224,8 +228,11 @@ describeShared('two filings, one added while the other embeds', [FIRST, SECOND],
         `[e2e] pipeline: Remove confirmed → gone from the list ${goneMs} ms, out of storage with its embedding ` +
           `cancelled (its row says removed) ${cancelledMs} ms; a search typed after that finds none of it (${searchMs} ms)`,
       );
-      expect(goneMs).toBeLessThan(2_000);
-      expect(cancelledMs).toBeLessThan(10_000);
+      // Its embedding was cancelled, not finished: the worker reported the removal long before
+      // 3,045 chunks could have been embedded (timings are printed above, not asserted).
+      expect(await page.locator('ul.jobs > li[data-file-name="3M_2022_10K.pdf"]').innerText()).toContain(
+        'Removed from the library.',
+      );
       // The second filing now gets its vectors (it was queued behind the removed one).
       await expect
         .poll(async () => (await vectors(SECOND_ID))?.vectors ?? 0, { timeout: 300_000, interval: 500 })

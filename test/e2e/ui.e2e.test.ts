@@ -173,6 +173,8 @@ describe.skipIf(ctx.skip !== null)('the app in Chromium (Library, Ask, Settings)
     const priors = page.getByTestId('priors');
     await priors.waitFor({ timeout: 10_000 });
     await page.getByText('1 document adjusted so far', { exact: false }).waitFor();
+    // The runtime's details are one disclosure away (Settings → Device → Details).
+    await page.getByTestId('device').locator('summary', { hasText: 'Details' }).click();
     expect(await page.getByTestId('device-backend').innerText()).toMatch(/wasm|webgpu|cpu/);
     await page.getByLabel('Blog', { exact: true }).fill('0.4');
     await page.getByRole('button', { name: 'Save reliability values' }).click();

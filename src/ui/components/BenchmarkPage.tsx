@@ -8,7 +8,7 @@ import {
 } from '../../worker/benchmark-api';
 import type { ChosenFile } from '../benchmark-files';
 import type { BenchmarkStore } from '../benchmark-store';
-import { formatBytes } from '../format';
+import { formatBytes, plural } from '../format';
 import { ProgressBar } from './ProgressBar';
 
 interface Props {
@@ -213,8 +213,9 @@ function Results({ result }: { readonly result: BenchmarkResult }) {
     <section className="panel benchmark-results" aria-labelledby={`${id}-results`} data-testid="benchmark-results">
       <h2 id={`${id}-results`}>Results</h2>
       <p className="muted">
-        {dataset.name} / {dataset.split}: {dataset.documents} documents, {dataset.queries} queries, {dataset.judgments}{' '}
-        judgments; {result.depth} hits per query
+        {dataset.name} / {dataset.split}: {plural(dataset.documents, 'document')},{' '}
+        {plural(dataset.queries, 'query', 'queries')}, {plural(dataset.judgments, 'judgment')};{' '}
+        {plural(result.depth, 'hit')} per query
         {result.embedderId && `; dense: ${result.embedderId}`}. Means over the queries, as <code>npm run eval</code>{' '}
         computes them.
       </p>

@@ -3,7 +3,7 @@ import { NO_OCR_MARKS, ocrMarkOf, type OcrMarks } from '../ocr-marks';
 import { HiddenTextBadge } from './HiddenTextBadge';
 import { OcrBadge } from './OcrBadge';
 import type { AskCandidate, AskInquiry, AskResult } from '../../worker/ask-api';
-import { formatScore } from '../format';
+import { formatScore, plural } from '../format';
 import { SOURCE_TYPE_LABEL, stageLabel } from '../labels';
 import { CiteButton } from './ChunkText';
 import { ScoreChart } from './ScoreChart';
@@ -38,7 +38,7 @@ export function EvidenceTrail({ result, onCite }: Props) {
     <section className="trail-panel" aria-labelledby="trail-heading" data-testid="evidence-trail">
       <h2 id="trail-heading">Evidence trail</h2>
       <p className="muted">
-        {result.retrieval.pool} passages retrieved (
+        {plural(result.retrieval.pool, 'passage')} retrieved (
         {result.retrieval.dense
           ? `keywords (BM25) and meaning (embeddings), ${FUSION_LABEL[result.retrieval.fusion] ?? `fused (${result.retrieval.fusion})`}`
           : `keywords only (BM25): ${result.retrieval.keywordsOnly ?? 'the embedding model is not loaded'}`}
@@ -51,17 +51,21 @@ export function EvidenceTrail({ result, onCite }: Props) {
         {result.asksEarlier && ' The question asks about earlier versions, so superseded documents are not penalised.'}
       </p>
       {result.models.devices.length > 0 && (
-        <p className="muted" data-testid="trail-devices">
-          Devices:{' '}
-          {result.models.devices.map((d, i) => (
-            <span key={d.role} data-role={d.role} data-device={d.device}>
-              {i > 0 && '; '}
-              {DEVICE_ROLE_LABEL[d.role]} ({d.id}) on {d.device}
-              {d.fallbackReason && `, not an earlier device: ${d.fallbackReason}`}
-            </span>
-          ))}
-          .
-        </p>
+        // Runtime details (which device, why not the GPU) are for developers: one click away.
+        <details className="runtime-details">
+          <summary>Where the models ran</summary>
+          <p className="muted" data-testid="trail-devices">
+            Devices:{' '}
+            {result.models.devices.map((d, i) => (
+              <span key={d.role} data-role={d.role} data-device={d.device}>
+                {i > 0 && '; '}
+                {DEVICE_ROLE_LABEL[d.role]} ({d.id}) on {d.device}
+                {d.fallbackReason && `, not an earlier device: ${d.fallbackReason}`}
+              </span>
+            ))}
+            .
+          </p>
+        </details>
       )}
       <div className="trail-grid">
         <div className="trail-card">
@@ -157,7 +161,7 @@ function InquiryTrail({ inquiry }: { readonly inquiry: AskInquiry }) {
       <h3>Follow-up inquiry</h3>
       <p className="muted">
         Ran because {inquiry.trigger.join('; ')}. Budget: {inquiry.budget.budget} follow-up{' '}
-        {inquiry.budget.budget === 1 ? 'query' : 'queries'}, {inquiry.budget.topR} passages each; planned by{' '}
+        {inquiry.budget.budget === 1 ? 'query' : 'queries'}, {plural(inquiry.budget.topR, 'passage')} each; planned by{' '}
         {inquiry.planner === 'premise' ? 'the evidence’s own references (model-free)' : inquiry.planner}.
       </p>
       <ol>

@@ -91,6 +91,9 @@ export function BackendFacts({
       <dd data-testid={backendTestId}>
         {b.name}
         {b.name === 'wasm' && `, ${b.threads} thread${b.threads === 1 ? '' : 's'}${b.simd ? ', SIMD' : ''}`}
+        {info.workers
+          ? `; passages embedded by ${info.workers} worker${info.workers === 1 ? '' : 's'} side by side (1 thread each)`
+          : ''}
       </dd>
       <dt>Cross-origin isolated</dt>
       <dd>

@@ -7,7 +7,7 @@ import { plural } from '../format';
 import { SOURCE_TYPE_LABEL, STATUS_LABEL } from '../labels';
 import { highlightSegments, inlineSegments } from '../rich-text';
 import { toErrorValue } from '../store';
-import { Segments } from './ChunkText';
+import { ChunkTable, Segments } from './ChunkText';
 import { PdfPageView } from './PdfPageView';
 
 /** What the dialog shows: a document from its start (preview), or a cited passage in its context. */
@@ -257,7 +257,7 @@ function Passage({
   const trail = passage.headings.join(' › ');
   const showTrail = trail !== '' && trail !== previous?.headings.join(' › ');
   const showPage = passage.page !== null && passage.page !== previous?.page;
-  const blocks = displayBlocks(passage.text, passage.headings);
+  const blocks = displayBlocks(passage.text, passage.headings, passage.context);
   return (
     <li
       className={`passage${cited ? ' passage-cited' : ''}`}
@@ -272,11 +272,19 @@ function Passage({
           {(showPage || cited) && passage.page !== null && <span>Page {passage.page}</span>}
         </p>
       )}
-      {blocks.map((b, i) => (
-        <p key={i} className={b.preserveLines && !cited ? 'lines' : undefined}>
-          <Segments segments={cited ? highlightSegments(b.text, highlights) : inlineSegments(b.text)} />
-        </p>
-      ))}
+      {blocks.map((b, i) =>
+        b.table ? (
+          <ChunkTable
+            key={i}
+            table={b.table}
+            cell={(c) => (cited ? highlightSegments(c, highlights) : inlineSegments(c))}
+          />
+        ) : (
+          <p key={i} className={b.preserveLines && !cited ? 'lines' : undefined}>
+            <Segments segments={cited ? highlightSegments(b.text, highlights) : inlineSegments(b.text)} />
+          </p>
+        ),
+      )}
     </li>
   );
 }

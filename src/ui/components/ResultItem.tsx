@@ -33,7 +33,7 @@ export function ResultItem({ hit, fusion }: { readonly hit: SearchHit; readonly 
           </ol>
         </nav>
       )}
-      <ChunkText text={hit.text} headings={hit.headings} />
+      <ChunkText text={hit.text} headings={hit.headings} context={hit.context} />
       <ScoreTrace hit={hit} fusion={fusion} />
     </li>
   );

@@ -5,7 +5,7 @@ import { SOURCE_TYPES, type SourceType } from '../../core/types';
 import type { AppSettingValues, AppSettings } from '../../worker/ask-api';
 import type { EmbedderInfo } from '../../worker/api';
 import type { LoadedRole, ModelStatusReport, ProfileLoadResult } from '../../worker/models-api';
-import { formatBytes, formatMs } from '../format';
+import { formatBytes, formatMs, plural } from '../format';
 import { PROFILE_LABEL, SOURCE_TYPE_LABEL } from '../labels';
 import type { ConsentPrompt, SettingsStore } from '../settings-store';
 import { BackendFacts } from './ModelStatus';
@@ -308,7 +308,7 @@ function RoleDevices({ roles }: { readonly roles: ProfileLoadResult['roles'] }) 
         <li key={role} data-role={role} data-device={r?.device ?? 'none'}>
           {ROLE_LABEL[role as keyof typeof ROLE_LABEL]}:{' '}
           {r
-            ? `${r.id} on ${r.device ?? 'TF.js (see Device)'}${r.runtime === 'transformers' ? `, ${formatMs(r.loadMs)}` : ''}${r.cachedFiles > 0 ? `, ${r.cachedFiles} files from the browser cache` : ''}${r.fallbackReason ? ` — fell back: ${r.fallbackReason}` : ''}`
+            ? `${r.id} on ${r.device ?? 'TF.js (see Device)'}${r.runtime === 'transformers' ? `, ${formatMs(r.loadMs)}` : ''}${r.cachedFiles > 0 ? `, ${plural(r.cachedFiles, 'file')} from the browser cache` : ''}${r.fallbackReason ? ` — fell back: ${r.fallbackReason}` : ''}`
             : 'model-free method'}
         </li>
       ))}
@@ -380,7 +380,7 @@ function Reembedding({ models }: { readonly models: ModelStatusReport | null }) 
       )}
       {r.state === 'done' && r.total > 0 && (
         <p className="muted">
-          Library re-embedded with {r.embedderId} ({r.total} passages in {formatMs(r.ms)}).
+          Library re-embedded with {r.embedderId} ({plural(r.total, 'passage')} in {formatMs(r.ms)}).
         </p>
       )}
       {r.state === 'failed' && (
@@ -433,7 +433,10 @@ function runtimeName(info: EmbedderInfo): string {
   const b = info.backend;
   if (b.name === 'webgpu') return 'the GPU (WebGPU)';
   if (b.name === 'cpu') return 'the processor (plain JavaScript, slow)';
-  return `WebAssembly, ${b.threads} thread${b.threads === 1 ? '' : 's'}`;
+  const workers = info.workers ?? 0;
+  return workers > 0
+    ? `WebAssembly, passages on ${workers} worker${workers === 1 ? '' : 's'} side by side`
+    : `WebAssembly, ${b.threads} thread${b.threads === 1 ? '' : 's'}`;
 }
 
 /** Where the Transformers.js models run: WebGPU or WASM (and why), and the dense side now. */
