@@ -298,7 +298,7 @@ export const RGB_FIT_CONFIGS: readonly RgbConfigName[] = RGB_CONFIGS.filter(
   (c) => c !== 'baseline-top5' && !isPeerDefense(c),
 );
 
-async function rgbCases(dataset: string, ids: readonly [number, number], abstain: boolean): Promise<RgbCase[]> {
+export async function rgbCases(dataset: string, ids: readonly [number, number], abstain: boolean): Promise<RgbCase[]> {
   const cases: RgbCase[] = [];
   for (const threat of THREATS) {
     const report = await runRgb({

@@ -203,12 +203,12 @@ describe('abstentionSignals', () => {
 });
 
 describe('long documents: computations and fiscal periods', () => {
-  it('refuses a computed answer over long documents unless a table cell gave it', () => {
+  it('refuses a computed answer unless a table cell gave it, in short documents too', () => {
     const long = { ...base, longDocument: true, computation: true };
     expect(decideAbstention(long)).toMatchObject({ abstain: true, reason: 'computation', pCorrect: null });
     expect(decideAbstention(long).suggestion).toMatch(/row and period/);
     expect(decideAbstention({ ...long, tableCell: true }).reason).not.toBe('computation');
-    expect(decideAbstention({ ...long, longDocument: false }).reason).not.toBe('computation');
+    expect(decideAbstention({ ...long, longDocument: false }).reason).toBe('computation');
   });
 
   it('asksForComputation: derived figures and yes/no trend or measure judgments', () => {
@@ -222,6 +222,9 @@ describe('long documents: computations and fiscal periods', () => {
     expect(asksForComputation('What is the mileage rate for private cars?')).toBe(false);
     expect(asksForComputation('What percentage of staff work remotely?')).toBe(false);
     expect(asksForComputation('How much has the effective tax rate changed between 2021 and 2022?')).toBe(true);
+    expect(asksForComputation('What is the difference in net sales between 2018 and 2019?')).toBe(true);
+    expect(asksForComputation('How much higher was revenue in 2019 than in 2018?')).toBe(true);
+    expect(asksForComputation('What was the increase in revenue from 2018 to 2019?')).toBe(true);
   });
 
   it('reads "FY2018", "FY2019 - FY2020" and "USD" as mentioned where the years are, never as missing names', async () => {

@@ -6,6 +6,7 @@ import { decomposeQuestion } from '../select/rationales';
 import { selectEvidence } from '../select/select';
 import { buildCorpus, candidate } from '../select/testing';
 import { source } from './testing';
+import { validateAnswer } from './validate';
 
 describe('answerExtractive', () => {
   const sources = [
@@ -323,5 +324,50 @@ describe('answerFromPacket over long documents', () => {
   it('keeps a figure stated in a sentence', async () => {
     const a = await ask('How many employees did Acme have in 2018?', ['Acme had 93,516 employees at the end of 2018.']);
     expect(a.short?.text).toMatch(/93,516/);
+  });
+});
+
+describe('answerExtractive on yes/no questions', () => {
+  it('answers no when the sentence that states the question negates it, yes when it affirms it', async () => {
+    const passage = source(
+      1,
+      'An automatic extension does not extend the time to pay your tax. Interest is charged on late payments.',
+    );
+    const no = answerExtractive({
+      question: 'Does an automatic extension extend the time to pay your tax?',
+      sources: [passage],
+    });
+    expect(no.short).toMatchObject({ text: 'No', kind: 'polarity' });
+    expect(no.sentences[0]!.text).toMatch(/^An automatic extension does not extend/);
+    const yes = answerExtractive({
+      question: 'Is interest charged on late payments?',
+      sources: [passage],
+    });
+    expect(yes.short).toMatchObject({ text: 'Yes', kind: 'polarity' });
+    const validation = await validateAnswer({ answer: no.text, sources: [passage] });
+    expect(validation.outcome).toBe('supported');
+  });
+
+  it('asserts neither when no sentence states the question', () => {
+    const a = answerExtractive({
+      question: 'Does the policy cover dental care for contractors?',
+      sources: [source(1, 'The policy covers dental care for employees after probation.')],
+    });
+    expect(a.short).toBeNull();
+  });
+});
+
+describe('answerExtractive on alternative and negated yes/no questions', () => {
+  it('asserts no yes or no for an alternative question, and reads "nothing … requires" as a negation', () => {
+    const alt = answerExtractive({
+      question: 'Should signatures or MACs be preferred for integrity?',
+      sources: [source(1, 'For integrity, signatures or MACs should be preferred, signatures in most cases.')],
+    });
+    expect(alt.short).toBeNull();
+    const nothing = answerExtractive({
+      question: 'Does section 512 require a provider to monitor its service?',
+      sources: [source(1, 'Nothing in section 512 does require a provider to monitor its service.')],
+    });
+    expect(nothing.short).toMatchObject({ text: 'No' });
   });
 });

@@ -42,10 +42,21 @@ import { REDACTION_MARK } from '../verify/injection';
 import type { AnswerType, KeyValue, ValueKind } from '../verify/values';
 import { asksForDerivedFigure } from './computation';
 import { labelReason } from './labels';
+import { ALTERNATIVE } from '../lexicon/negation';
+import { mainClause } from '../text/clauses';
+import { deadlinesIn } from './deadlines';
 import { fitFamily, unitFamilyOf } from './question';
 import { countedTerms, countFit } from './counted';
 import { tableCellAnswer, type TableCell } from './table-cell';
-import { answerTypeOf, compatibleKeys, dateParts, extractValues, foldText, kindAnswers } from '../verify/values';
+import {
+  answerTypeOf,
+  compatibleKeys,
+  dateParts,
+  extractValues,
+  foldText,
+  hasNegation,
+  kindAnswers,
+} from '../verify/values';
 
 export interface AnswerSentence {
   readonly text: string;
@@ -57,7 +68,8 @@ export interface AnswerSentence {
 
 export interface ShortAnswer {
   readonly text: string;
-  readonly kind: ValueKind;
+  /** The value's kind; 'polarity' for the yes or no of a yes/no question. */
+  readonly kind: ValueKind | 'polarity';
   readonly citationId: string;
 }
 
@@ -255,8 +267,10 @@ const WHO = /^\s*who(?:m|se)?\b/u;
 function answerValues(s: Scored, type: AnswerType, qValues: readonly KeyValue[], qFolded: string): KeyValue[] {
   if (!asksForSpan(type)) return [];
   const want = (k: ValueKind): boolean => (type === 'any' ? k === 'entity' : kindAnswers(k, type));
+  // A "when" may be answered by a rule: "the next business day", "within 30 days after …".
+  const values = type === 'date' ? [...s.values, ...deadlinesIn(s.text)] : s.values;
   const out = fitFamily(
-    s.values.filter(
+    values.filter(
       (v) =>
         want(v.kind) &&
         !isQuestionValue(v, qValues, qFolded) &&
@@ -272,51 +286,89 @@ function answerValues(s: Scored, type: AnswerType, qValues: readonly KeyValue[],
 }
 
 function scoreSentences(input: ExtractiveInput, o: ExtractiveOptions): { all: Scored[]; rationales: Rationale[] } {
-  const qTerms = new Set(termsOf(input.question));
+  const qTerms = [...new Set(termsOf(input.question))];
   const rationales = rationaleList(input);
   const type = answerTypeOf(input.question);
   const qValues = extractValues(input.question);
   const qFolded = foldText(input.question);
   const n = input.sources.length;
   const qYears = yearsIn(qValues);
+  const units = sentenceUnitsOf(input.sources);
+  const weight = termWeights(qTerms, units);
   const all: Scored[] = [];
-  input.sources.forEach((source, rank) => {
-    const body = sourceBody(source);
-    const years = yearsIn(extractValues(body));
-    const otherYear = qYears.size > 0 && years.size > 0 && ![...years].some((y) => qYears.has(y));
-    // The section's heading trail is context for every sentence under it ("2. Daily allowances"
-    // says what "Meals … are covered up to EUR 60 per day" is about), never an answer itself.
-    const trail = source.headings ?? [];
-    const headingTerms = new Set(termsOf(trail.join('\n')));
-    const headingLines = new Set(trail.map(headingKey));
-    const share = (wanted: readonly string[] | ReadonlySet<string>, terms: ReadonlySet<string>): number => {
-      const list = [...wanted];
-      if (list.length === 0) return 0;
-      const own = list.filter((t) => terms.has(t)).length;
-      const context = list.filter((t) => !terms.has(t) && headingTerms.has(t)).length;
-      return (own + HEADING_CONTEXT_WEIGHT * context) / list.length;
+  for (const u of units) {
+    const { source, rank, text, terms, index, headingTerms } = u;
+    const share = (wanted: readonly string[], w: (t: string) => number): number => {
+      const total = wanted.reduce((a, t) => a + w(t), 0);
+      if (total === 0) return 0;
+      const hit = wanted.reduce(
+        (a, t) => a + w(t) * (terms.has(t) ? 1 : headingTerms.has(t) ? HEADING_CONTEXT_WEIGHT : 0),
+        0,
+      );
+      return hit / total;
     };
-    let index = 0;
-    for (const sp of sentenceUnits(body)) {
-      const raw = body.slice(sp.start, sp.end);
-      if (isHeadingUnit(raw, headingLines)) continue;
-      const text = raw.split(REDACTION_MARK).join(' ').replace(/\s+/gu, ' ').trim();
-      // Too short to answer anything, or itself a question ("When is the release date?").
-      if (tokenize(text).length < 3 || /\?["'”’)]*$/u.test(text)) continue;
-      const terms = new Set(termsOf(text));
-      const qHit = share(qTerms, terms);
-      const match = rationales.map((r) => share(r.terms, terms));
-      const mean = match.length > 0 ? match.reduce((a, b) => a + b, 0) / match.length : 0;
-      const values = extractValues(text);
-      const partial: Scored = { text, source, rank, index, terms, values, match, score: 0, otherYear, qHit };
-      const typed = type !== 'any' && asksForSpan(type) && answerValues(partial, type, qValues, qFolded).length > 0;
-      const score =
-        qHit + 0.5 * mean + (typed ? o.typeBonus : 0) + o.positionWeight / (1 + index) + (0.05 * (n - rank)) / n;
-      all.push({ ...partial, score: qHit > 0 || mean > 0 ? score : 0 });
-      index++;
-    }
-  });
+    const qHit = share(qTerms, weight);
+    const match = rationales.map((r) => share(r.terms, () => 1));
+    const mean = match.length > 0 ? match.reduce((a, b) => a + b, 0) / match.length : 0;
+    const values = extractValues(text);
+    const partial: Scored = { text, source, rank, index, terms, values, match, score: 0, otherYear: u.otherYear, qHit };
+    const typed = type !== 'any' && asksForSpan(type) && answerValues(partial, type, qValues, qFolded).length > 0;
+    const score =
+      qHit + 0.5 * mean + (typed ? o.typeBonus : 0) + o.positionWeight / (1 + index) + (0.05 * (n - rank)) / n;
+    all.push({ ...partial, score: qHit > 0 || mean > 0 ? score : 0 });
+  }
   return { all, rationales };
+
+  function sentenceUnitsOf(sources: readonly PackedSource[]): Unit[] {
+    const out: Unit[] = [];
+    sources.forEach((source, rank) => {
+      const body = sourceBody(source);
+      const years = yearsIn(extractValues(body));
+      const otherYear = qYears.size > 0 && years.size > 0 && ![...years].some((y) => qYears.has(y));
+      // The section's heading trail is context for every sentence under it ("2. Daily allowances"
+      // says what "Meals … are covered up to EUR 60 per day" is about), never an answer itself.
+      const trail = source.headings ?? [];
+      const headingTerms = new Set(termsOf(trail.join('\n')));
+      const headingLines = new Set(trail.map(headingKey));
+      let index = 0;
+      for (const sp of sentenceUnits(body)) {
+        const raw = body.slice(sp.start, sp.end);
+        if (isHeadingUnit(raw, headingLines)) continue;
+        const text = raw.split(REDACTION_MARK).join(' ').replace(/\s+/gu, ' ').trim();
+        // Too short to answer anything, or itself a question ("When is the release date?").
+        if (tokenize(text).length < 3 || /\?["'”’)]*$/u.test(text)) continue;
+        out.push({ source, rank, text, terms: new Set(termsOf(text)), index, headingTerms, otherYear });
+        index++;
+      }
+    });
+    return out;
+  }
+}
+
+/** A candidate answer sentence before scoring. */
+interface Unit {
+  readonly source: PackedSource;
+  readonly rank: number;
+  readonly text: string;
+  readonly terms: ReadonlySet<string>;
+  readonly index: number;
+  readonly headingTerms: ReadonlySet<string>;
+  readonly otherYear: boolean;
+}
+
+/**
+ * Weights of the question's terms by how rarely the packet's sentences hold them (inverse
+ * sentence frequency, BM25's idf form kept positive): a sentence holding the question's rare terms
+ * meets it more than one holding its common ones ("virus" in every sentence of a virology paper).
+ */
+function termWeights(qTerms: readonly string[], units: readonly Unit[]): (t: string) => number {
+  const count = units.length;
+  const w = new Map<string, number>();
+  for (const t of qTerms) {
+    const df = units.reduce((a, u) => a + (u.terms.has(t) ? 1 : 0), 0);
+    w.set(t, Math.log(1 + (count - df + 0.5) / (df + 0.5)));
+  }
+  return (t) => w.get(t) ?? 0;
 }
 
 /** How much a question term found only in the section's headings counts, against one in the sentence. */
@@ -697,11 +749,12 @@ export function answerExtractive(input: ExtractiveInput, options: Partial<Extrac
   }
 
   const short =
-    vote && uncontested(lead, vote, input.question, new Set(input.sources.map((x) => x.docId)).size)
+    polarityOf(lead, input.question) ??
+    (vote && uncontested(lead, vote, input.question, new Set(input.sources.map((x) => x.docId)).size)
       ? { text: vote.display, kind: vote.kind, citationId: lead.source.citationId }
       : vote
         ? null
-        : shortAnswerOf(chosen.slice(0, 1), input.question);
+        : shortAnswerOf(chosen.slice(0, 1), input.question));
   const body = chosen.map((s) => `${s.text} [${s.source.citationId}]`).join(' ');
   const runnerUp = ranked.find((x) => !chosen.includes(x))?.score ?? 0;
   return {
@@ -722,6 +775,26 @@ export function answerExtractive(input: ExtractiveInput, options: Partial<Extrac
         }
       : null,
   };
+}
+
+/**
+ * Share of a yes/no question's terms its lead sentence must hold itself for the sentence to settle
+ * it: all of them ("covers dental care for employees" does not settle "… for contractors").
+ */
+const POLARITY_COVERAGE = 1;
+
+/**
+ * The yes or no of a yes/no question, from its lead sentence: only when the sentence holds every
+ * one of the question's terms (it states the same thing), "No" when one of the two is negated and the
+ * other not ("Does Form 4868 extend the time to pay?" — "Form 4868 does not extend the time to
+ * pay"), else "Yes". Null otherwise: the sentence answers, no yes or no is asserted.
+ */
+function polarityOf(lead: Scored, question: string): ShortAnswer | null {
+  if (answerTypeOf(question) !== 'yesno' || lead.qHit < POLARITY_COVERAGE - 1e-9) return null;
+  // "Should signatures or MACs be preferred?" asks which, not whether.
+  if (ALTERNATIVE.test(mainClause(question))) return null;
+  const no = hasNegation(lead.text) !== hasNegation(question);
+  return { text: no ? 'No' : 'Yes', kind: 'polarity', citationId: lead.source.citationId };
 }
 
 /** Most words an answer's sentences hold together (the lead sentence is kept whatever its length). */

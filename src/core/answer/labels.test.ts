@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { extractValues } from '../verify/values';
 import { labelReason } from './labels';
+import { deadlinesIn } from './deadlines';
 
 /** Each row: a sentence, a value's raw text in it, and whether it is a label (and why). */
 const ROWS: readonly [string, string, string | null][] = [
@@ -45,5 +46,19 @@ describe('labelReason', () => {
     const other = 'Ask Maria Lopez at the desk.';
     const person = extractValues(other).find((v) => v.kind === 'entity')!;
     expect(labelReason(other, person)).toBeNull();
+  });
+});
+
+describe('deadlinesIn', () => {
+  it.each([
+    ['If the due date falls on a Saturday, file by the next business day.', 'the next business day'],
+    [
+      'File by the 15th day of the 6th month after your tax year ends.',
+      'the 15th day of the 6th month after your tax year ends',
+    ],
+    ['The report is due within 30 days after the end of each month.', 'within 30 days after the end of each month'],
+    ['The report is due on April 15.', null],
+  ])('%s', (text, phrase) => {
+    expect(deadlinesIn(text)[0]?.raw ?? null).toBe(phrase);
   });
 });

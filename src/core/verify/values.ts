@@ -17,6 +17,7 @@
  *   stripped, lower case, leading "the" and possessive "'s" removed.
  */
 import { AUXILIARIES } from '../lexicon/clauses';
+import { NEGATIONS } from '../lexicon/negation';
 import { FIGURE_HEADS } from '../lexicon/answer-kinds';
 import { askedPhrase, mainClause } from '../text/clauses';
 import type { Token } from '../select/common';
@@ -549,6 +550,8 @@ export function extractValues(text: string, tokens: readonly Token[] = tokenize(
  */
 export function compatibleKeys(kind: ValueKind, a: string, b: string): boolean {
   if (a === b) return true;
+  // A relative deadline ("rel:the next business day") is compatible only with itself.
+  if (a.startsWith('rel:') || b.startsWith('rel:')) return false;
   if (kind === 'date') {
     const pa = dateParts(a);
     const pb = dateParts(b);
@@ -646,8 +649,6 @@ export function kindAnswers(kind: ValueKind, type: AnswerType): boolean {
   if (type === 'yesno') return false;
   return kind === type;
 }
-
-const NEGATIONS = new Set(['not', 'no', 'never', 'none', 'neither', 'nor', 'without', 'cannot']);
 
 /** True when the text negates ("not", "no", "never", "n't", …). */
 export function hasNegation(text: string): boolean {
