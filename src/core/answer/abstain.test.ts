@@ -225,6 +225,8 @@ describe('long documents: computations and fiscal periods', () => {
     expect(asksForComputation('What is the difference in net sales between 2018 and 2019?')).toBe(true);
     expect(asksForComputation('How much higher was revenue in 2019 than in 2018?')).toBe(true);
     expect(asksForComputation('What was the increase in revenue from 2018 to 2019?')).toBe(true);
+    expect(asksForComputation('How many years did servicing fees exceed $3,000 thousand?')).toBe(true);
+    expect(asksForComputation('How many years of data does the report cover?')).toBe(false);
   });
 
   it('reads "FY2018", "FY2019 - FY2020" and "USD" as mentioned where the years are, never as missing names', async () => {

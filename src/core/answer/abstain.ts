@@ -630,8 +630,10 @@ export function decideAbstention(
   const rule = ruleOf(signals);
   if (rule) return decide(true, rule, null);
   const kind = kindOf(signals);
-  // Evidence from one document: its own model (votes and margins say nothing there).
-  const { model, threshold } = signals.documents === 1 ? oneDocument : o[kind];
+  // Evidence from one document: its own model (votes and margins say nothing there). A figure
+  // read from a table cell by its row label and column header is no sentence: the kind's model
+  // decides it, as in a library of several documents.
+  const { model, threshold } = signals.documents === 1 && signals.tableCell !== true ? oneDocument : o[kind];
   const p = pCorrect(signals, model);
   const indirect =
     signals.longDocument === true && signals.tableCell !== true && !signals.typed && kind === 'descriptive';

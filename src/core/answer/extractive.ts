@@ -40,7 +40,7 @@ import { OPPOSITE_ROLE_WEIGHT, questionSide, sidesOf, tokenSpan } from './roles'
 import type { Conflict } from '../verify/conflict';
 import { REDACTION_MARK } from '../verify/injection';
 import type { AnswerType, KeyValue, ValueKind } from '../verify/values';
-import { asksForDerivedFigure } from './computation';
+import { asksForComputation, asksForDerivedFigure } from './computation';
 import { labelReason } from './labels';
 import { ALTERNATIVE } from '../lexicon/negation';
 import { mainClause } from '../text/clauses';
@@ -884,7 +884,11 @@ export function answerFromPacket(packet: EvidencePacket, options: Partial<Extrac
   const type = answerTypeOf(packet.question);
   // A figure by row and period answers a question for a number or an amount ("what is the year
   // end amount of accounts payable"), never one for a name or a kind ("which type of debt …").
-  if ((type === 'number' || type === 'any') && !asksForDerivedFigure(packet.question)) {
+  if (
+    (type === 'number' || type === 'any') &&
+    !asksForDerivedFigure(packet.question) &&
+    !asksForComputation(packet.question)
+  ) {
     const cell = tableCellAnswer(packet.question, packet.sources);
     if (cell) return cellAnswer(cell);
   }
@@ -898,7 +902,12 @@ export function answerFromPacket(packet: EvidencePacket, options: Partial<Extrac
         x.citationId === answer.short?.citationId &&
         (x.text.trimStart().startsWith('|') || isReferenceNumber(x.text, answer.short?.text ?? '')),
     );
-  if (packet.longDocument?.long && answer.kind === 'answer' && (answer.short?.kind === 'entity' || fromRow)) {
+  // In any document, a value the generic reader took from a table row is a header or a label
+  // ("Year Ended", "Percent", a column's year), not the cell the question asks for.
+  if (
+    answer.kind === 'answer' &&
+    (fromRow || (packet.longDocument?.long === true && answer.short?.kind === 'entity'))
+  ) {
     const body = answer.sentences.map((x) => `${x.text} [${x.citationId}]`).join(' ');
     return { ...answer, text: body, short: null, votes: null };
   }
