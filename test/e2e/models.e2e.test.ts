@@ -485,6 +485,8 @@ describe.skipIf(ctx.skip !== null)('model profiles in the app (Settings → Ask)
     expect(trail).toMatch(/Answer: tiny\/causal-lm/);
     expect(trail).toMatch(/Budget counted in tiny\/causal-lm's tokens/);
     // Every model that took part says where it ran and why not on WebGPU (no flag: no adapter).
+    // Where each model ran is a runtime detail, one disclosure away in the trail.
+    await page.getByTestId('evidence-trail').locator('summary', { hasText: 'Where the models ran' }).click();
     const devices = page.getByTestId('trail-devices');
     for (const role of ['embedder', 'cross-encoder', 'nli', 'generator']) {
       const line = devices.locator(`[data-role="${role}"]`);

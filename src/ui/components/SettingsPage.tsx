@@ -413,6 +413,16 @@ function DeviceSection({
           : 'The embedding model is still loading.'}{' '}
         Everything runs on this device; nothing is sent anywhere.
       </p>
+      {models && (
+        <p className="muted">
+          Meaning vectors by{' '}
+          <span data-testid="active-embedder">
+            {models.activeEmbedder ?? 'none yet'}
+            {models.denseOnHold && ' (re-embedding: keywords only until done)'}
+          </span>
+          .
+        </p>
+      )}
       <details className="runtime-details">
         <summary>Details</summary>
         <h3>Embedded model (TF.js)</h3>
@@ -465,11 +475,6 @@ function TransformersDevices({
             {devices.crossOriginIsolated
               ? ' (cross-origin isolated: multithreaded WASM)'
               : ' (not cross-origin isolated: single-threaded WASM)'}
-          </dd>
-          <dt>Dense side</dt>
-          <dd data-testid="active-embedder">
-            {models.activeEmbedder ?? 'none yet'}
-            {models.denseOnHold && ' (re-embedding: keywords only until done)'}
           </dd>
         </dl>
       ) : (

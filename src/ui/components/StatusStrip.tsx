@@ -8,9 +8,16 @@ import type { StatusLine } from '../status-line';
  */
 export function StatusStrip({ lines }: { readonly lines: readonly StatusLine[] }) {
   return (
-    <div className="status-strip" data-testid="status-strip" data-busy={lines.length > 0 ? 'yes' : 'no'}>
+    // A labelled region, not a live one: its counts change every second, which a screen reader
+    // would read out each time; the files' rows announce when a file becomes searchable.
+    <section
+      className="status-strip"
+      aria-label={lines.length > 0 ? 'Work in progress' : undefined}
+      data-testid="status-strip"
+      data-busy={lines.length > 0 ? 'yes' : 'no'}
+    >
       {lines.length > 0 && (
-        <ul role="status" aria-label="Work in progress">
+        <ul>
           {lines.map((line) => (
             <li
               key={line.kind}
@@ -25,6 +32,6 @@ export function StatusStrip({ lines }: { readonly lines: readonly StatusLine[] }
           ))}
         </ul>
       )}
-    </div>
+    </section>
   );
 }
