@@ -335,7 +335,7 @@ export function trustragFilter(
 
 /** The answer of one passage read alone: its short answer, else its lead sentence; null when the answerer finds none (an abstention). */
 function isolatedAnswer(question: string, source: PackedSource): string | null {
-  const a = answerExtractive({ question, sources: [source] });
+  const a = answerExtractive({ question, sources: [source] }, { contestedShort: true });
   if (a.kind !== 'answer') return null;
   return a.short?.text ?? a.sentences[0]?.text ?? null;
 }

@@ -119,6 +119,12 @@ export interface ExtractiveOptions {
   readonly typeBonus: number;
   /** Bonus for leading a passage, divided by 1 + the sentence index. Evident default. */
   readonly positionWeight: number;
+  /**
+   * Show the voted short answer even when its sentence holds rival values of the asked kind (one
+   * span per passage, as the peer defenses' language model gives one: `cli/rgb-defenses.ts`).
+   * Evident default: false (the sentence answers, no one value does).
+   */
+  readonly contestedShort: boolean;
 }
 
 export const DEFAULT_EXTRACTIVE_OPTIONS: ExtractiveOptions = Object.freeze({
@@ -127,6 +133,7 @@ export const DEFAULT_EXTRACTIVE_OPTIONS: ExtractiveOptions = Object.freeze({
   minGain: 0.5,
   typeBonus: 0.3,
   positionWeight: 0.1,
+  contestedShort: false,
 });
 
 export interface ExtractiveInput {
@@ -750,7 +757,8 @@ export function answerExtractive(input: ExtractiveInput, options: Partial<Extrac
 
   const short =
     polarityOf(lead, input.question) ??
-    (vote && uncontested(lead, vote, input.question, new Set(input.sources.map((x) => x.docId)).size)
+    (vote &&
+    (o.contestedShort || uncontested(lead, vote, input.question, new Set(input.sources.map((x) => x.docId)).size))
       ? { text: vote.display, kind: vote.kind, citationId: lead.source.citationId }
       : vote
         ? null
