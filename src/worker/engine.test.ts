@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { EvidentError } from '../core/errors';
+import type { EmbedOptions } from '../models/embedder';
 import { mulberry32 } from '../core/util/prng';
 import type { AddDocumentInput, IngestProgress, SearchResponse } from './api';
 import { embeddingText, Engine } from './engine';
@@ -294,11 +296,16 @@ describe('Engine', () => {
   });
 
   it('removing a document cancels its embedding in flight; the queue goes on with the next', async () => {
-    const { engine } = await engineWith();
+    const engine = new Engine({ embedBatch: 8 });
+    // Its first batch passes; the next call waits until cancelled (a long embedding in flight).
+    const embedder = new HoldingEmbedder();
+    engine.setEmbedder(embedder);
     const first = await engine.stageDocument(BIG);
     const second = await engine.stageDocument({ ...BIG, docId: 'big2', title: 'Big 2' });
-    await until(() => (engine.document('big')?.vectors ?? 0) > 0);
+    await until(() => embedder.held);
+    expect(engine.document('big')).toMatchObject({ vectors: 8 });
     expect(engine.embedding.docId).toBe('big');
+    embedder.holdFrom = Infinity;
     expect(await engine.deleteDocument('big')).toBe(true);
     // Settles without an error (nothing is left to embed), before its chunks were all embedded.
     await expect(first.embedded).resolves.toMatchObject({ docId: 'big' });
@@ -311,4 +318,20 @@ describe('Engine', () => {
 async function until(check: () => boolean): Promise<void> {
   for (let i = 0; i < 2000 && !check(); i++) await new Promise((r) => setTimeout(r, 1));
   expect(check()).toBe(true);
+}
+
+/** The hashed embedder, whose calls from the `holdFrom`-th on wait until their signal aborts. */
+class HoldingEmbedder extends WordHashEmbedder {
+  holdFrom = 1;
+  held = false;
+  private count = 0;
+  override async embed(texts: readonly string[], options: EmbedOptions = {}): Promise<Float32Array> {
+    if (options.kind !== 'query' && this.count++ >= this.holdFrom) {
+      this.held = true;
+      await new Promise<never>((_resolve, reject) =>
+        options.signal?.addEventListener('abort', () => reject(new EvidentError('aborted', 'Cancelled.'))),
+      );
+    }
+    return super.embed(texts, options);
+  }
 }
