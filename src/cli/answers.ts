@@ -29,10 +29,9 @@ import { parseArgs } from 'node:util';
 import { EvidentError } from '../core/errors';
 import type { Embedder } from '../models/embedder';
 import { sharedRoot } from '../node/shared-data';
-import type { ParsedDocument } from '../parse';
 import { ask } from '../worker/ask';
 import type { AskResult } from '../worker/ask-api';
-import { Engine } from '../worker/engine';
+import type { Engine } from '../worker/engine';
 import { SettingsHost } from '../worker/settings';
 import {
   evidenceHit,
@@ -43,7 +42,7 @@ import {
   type GradeRule,
   type PackedPassage,
 } from './answers-grade';
-import { cached, chunkPages, ingestInto, keywordsOnlyEmbedder, type IngestTimeline } from './docqa';
+import { chunkPages, ingestLibraries, type IngestTimeline } from './docqa';
 
 export interface AnswersQuestion {
   readonly id: string;
@@ -248,35 +247,19 @@ export async function runAnswers(dir: string, options: AnswersOptions = {}): Pro
   const t0 = performance.now();
   const { questions: all, files } = await loadAnswersDataset(dir);
   const questions = selectQuestions(all, every, options.limit);
-  let embedder = options.embedder;
-  let ownEmbedder = false;
-  if (lexicalOnly) embedder = await keywordsOnlyEmbedder();
-  else if (!embedder) {
-    const { fillProcesses, loadUseEmbedderNode } = await import('../node/use-node');
-    embedder = cached((await loadUseEmbedderNode({ processes: fillProcesses() })).embedder);
-    ownEmbedder = true;
-  }
-  const newEngine = (): Engine => {
-    const e = new Engine({ vectors: !lexicalOnly });
-    e.setEmbedder(embedder as Embedder);
-    return e;
-  };
   const docs = [...new Set(questions.map((q) => q.doc))];
-  const timelines: IngestTimeline[] = [];
-  const parsedOf = new Map<string, ParsedDocument>();
-  const engines = new Map<string, Engine>();
-  const shared = setting === 'all' ? newEngine() : null;
-  for (const [i, doc] of docs.entries()) {
-    const engine = shared ?? newEngine();
-    const { parsed, timeline } = await ingestInto(engine, doc, files.get(doc) as string);
-    parsedOf.set(doc, parsed);
-    engines.set(doc, engine);
-    timelines.push(timeline);
-    if (docs.length <= 50 || (i + 1) % 50 === 0 || i + 1 === docs.length)
-      log(
-        `[${i + 1}/${docs.length}] ${doc}: ${timeline.pages} pages, ${timeline.chunks} chunks, ${((timeline.parseMs + timeline.indexMs + timeline.embedMs) / 1000).toFixed(1)} s`,
-      );
-  }
+  const libraries = await ingestLibraries(docs, files, {
+    setting,
+    lexicalOnly,
+    ...(options.embedder ? { embedder: options.embedder } : {}),
+    log: (i, doc, timeline) => {
+      if (docs.length <= 50 || (i + 1) % 50 === 0 || i + 1 === docs.length)
+        log(
+          `[${i + 1}/${docs.length}] ${doc}: ${timeline.pages} pages, ${timeline.chunks} chunks, ${((timeline.parseMs + timeline.indexMs + timeline.embedMs) / 1000).toFixed(1)} s`,
+        );
+    },
+  });
+  const { engines, parsedOf, timelines } = libraries;
   const pagesOf = (docId: string, chunkId: string): number[] => {
     const chunk = engines.get(docId)?.selectionView([docId]).chunks.get(chunkId);
     const parsed = parsedOf.get(docId);
@@ -334,7 +317,7 @@ export async function runAnswers(dir: string, options: AnswersOptions = {}): Pro
     );
     if ((i + 1) % 100 === 0) log(`${i + 1}/${questions.length} questions asked`);
   }
-  if (ownEmbedder) embedder?.dispose();
+  libraries.dispose();
   return {
     dataset: path.basename(path.resolve(dir)),
     setting,

@@ -325,14 +325,32 @@ export interface DocQaOptions {
   readonly logQuestion?: (msg: string) => void;
 }
 
-/** Ingests the documents and asks every question; see the file comment. */
-export async function runDocQa(dir: string, options: DocQaOptions = {}): Promise<DocQaReport> {
-  const { setting = 'single', lexicalOnly = false, log = () => {}, logQuestion = () => {} } = options;
-  const { questions: all, files } = await loadDocQa(dir);
-  const questions = options.limit !== undefined ? all.slice(0, options.limit) : all;
+/** The libraries a benchmark asks: one per document (`single`) or one holding every document (`all`). */
+export interface IngestedLibraries {
+  readonly engines: ReadonlyMap<string, Engine>;
+  readonly parsedOf: ReadonlyMap<string, ParsedDocument>;
+  readonly timelines: readonly IngestTimeline[];
+  /** Disposes the embedder when this call loaded it. */
+  readonly dispose: () => void;
+}
+
+/**
+ * Ingests `docs` with the app's parser, chunker and embedder (USE lite in Node unless
+ * `lexicalOnly` or an `embedder` is given), one library per document or one for all.
+ */
+export async function ingestLibraries(
+  docs: readonly string[],
+  files: ReadonlyMap<string, string>,
+  options: {
+    readonly setting: 'single' | 'all';
+    readonly lexicalOnly: boolean;
+    readonly embedder?: Embedder;
+    readonly log?: (index: number, doc: string, timeline: IngestTimeline) => void;
+  },
+): Promise<IngestedLibraries> {
   let embedder = options.embedder;
   let ownEmbedder = false;
-  if (lexicalOnly) embedder = await keywordsOnlyEmbedder();
+  if (options.lexicalOnly) embedder = await keywordsOnlyEmbedder();
   else if (!embedder) {
     // Every core embeds (the cache's fill is bit-identical to one process; src/node/parallel-embedder.ts).
     const { fillProcesses, loadUseEmbedderNode } = await import('../node/use-node');
@@ -340,25 +358,41 @@ export async function runDocQa(dir: string, options: DocQaOptions = {}): Promise
     ownEmbedder = true;
   }
   const newEngine = (): Engine => {
-    const e = new Engine({ vectors: !lexicalOnly });
+    const e = new Engine({ vectors: !options.lexicalOnly });
     e.setEmbedder(embedder as Embedder);
     return e;
   };
-  const docs = [...new Set(questions.map((q) => q.doc))];
   const timelines: IngestTimeline[] = [];
   const parsedOf = new Map<string, ParsedDocument>();
   const engines = new Map<string, Engine>();
-  const shared = setting === 'all' ? newEngine() : null;
+  const shared = options.setting === 'all' ? newEngine() : null;
   for (const [i, doc] of docs.entries()) {
     const engine = shared ?? newEngine();
     const { parsed, timeline } = await ingestInto(engine, doc, files.get(doc) as string);
     parsedOf.set(doc, parsed);
     engines.set(doc, engine);
     timelines.push(timeline);
-    log(
-      `[${i + 1}/${docs.length}] ${doc}: ${timeline.pages} pages, ${timeline.chunks} chunks, parse ${(timeline.parseMs / 1000).toFixed(1)} s, searchable +${(timeline.indexMs / 1000).toFixed(1)} s, embedded +${(timeline.embedMs / 1000).toFixed(1)} s`,
-    );
+    options.log?.(i, doc, timeline);
   }
+  return { engines, parsedOf, timelines, dispose: () => (ownEmbedder ? embedder?.dispose() : undefined) };
+}
+
+/** Ingests the documents and asks every question; see the file comment. */
+export async function runDocQa(dir: string, options: DocQaOptions = {}): Promise<DocQaReport> {
+  const { setting = 'single', lexicalOnly = false, log = () => {}, logQuestion = () => {} } = options;
+  const { questions: all, files } = await loadDocQa(dir);
+  const questions = options.limit !== undefined ? all.slice(0, options.limit) : all;
+  const docs = [...new Set(questions.map((q) => q.doc))];
+  const libraries = await ingestLibraries(docs, files, {
+    setting,
+    lexicalOnly,
+    ...(options.embedder ? { embedder: options.embedder } : {}),
+    log: (i, doc, timeline) =>
+      log(
+        `[${i + 1}/${docs.length}] ${doc}: ${timeline.pages} pages, ${timeline.chunks} chunks, parse ${(timeline.parseMs / 1000).toFixed(1)} s, searchable +${(timeline.indexMs / 1000).toFixed(1)} s, embedded +${(timeline.embedMs / 1000).toFixed(1)} s`,
+      ),
+  });
+  const { engines, parsedOf, timelines } = libraries;
   const pagesOfChunk = (docId: string, chunkId: string): number[] => {
     const engine = engines.get(docId);
     const parsed = parsedOf.get(docId);
@@ -373,7 +407,7 @@ export async function runDocQa(dir: string, options: DocQaOptions = {}): Promise
       `[${i + 1}/${questions.length}] ${q.id} ${r.outcome}${r.pageHit ? ' hit' : ''}${r.withoutEvidence ? ' WITHOUT-EVIDENCE' : ''}: ${r.answer.slice(0, 100).replace(/\s+/g, ' ')}`,
     );
   }
-  if (ownEmbedder) embedder?.dispose();
+  libraries.dispose();
   return { dataset: path.basename(path.resolve(dir)), setting, lexicalOnly, questions: results, documents: timelines };
 }
 
