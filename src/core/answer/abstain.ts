@@ -44,6 +44,7 @@ import { sourceBody } from './extractive';
 import { answerTypeOf, dateParts, extractValues } from '../verify/values';
 import { asksForComputation } from './computation';
 import { deadlinesIn } from './deadlines';
+import { asks } from '../text/clauses';
 
 export interface AbstentionSignals {
   readonly answerScore: number;
@@ -104,9 +105,6 @@ export interface AbstentionSignals {
 export const QUESTION_KINDS = ['factoid', 'descriptive'] as const;
 export type QuestionKind = (typeof QUESTION_KINDS)[number];
 
-/** A question rather than a statement: a question mark, or an interrogative first word. */
-const QUESTION = /\?\s*$|^\s*(?:who|whom|whose|what|which|when|where|why|how|name|list)\b/iu;
-
 /**
  * `factoid` for a question asking for a name, a date or a number (the answer-type rules of
  * values.ts); `descriptive` for everything else, statements included: a claim to check ("The hotel
@@ -114,7 +112,7 @@ const QUESTION = /\?\s*$|^\s*(?:who|whom|whose|what|which|when|where|why|how|nam
  */
 export function questionKindOf(question: string): QuestionKind {
   const t = answerTypeOf(question);
-  return (t === 'entity' || t === 'date' || t === 'number') && QUESTION.test(question) ? 'factoid' : 'descriptive';
+  return (t === 'entity' || t === 'date' || t === 'number') && asks(question) ? 'factoid' : 'descriptive';
 }
 
 export const ABSTENTION_REASONS = [

@@ -9,6 +9,7 @@
 import { measuresOf } from '../retrieval/financial-measures';
 import { answerTypeOf } from '../verify/values';
 import { COMPUTED_CUES, DERIVED_CUES, TREND_CUES } from '../lexicon/computation';
+import { asks } from '../text/clauses';
 
 /** True when the question asks for a derived figure (`DERIVED_CUES`). */
 export function asksForDerivedFigure(question: string): boolean {
@@ -21,8 +22,13 @@ export function asksForDerivedFigure(question: string): boolean {
  * a sentence may state; "the year-over-year change in operating income", "the difference in net
  * sales between 2018 and 2019" or "the three-year average margin" ask for one that must be computed.
  */
-/** True when answering needs a computation over figures: a calculation's wording, or a yes/no trend or measure judgment. */
+/**
+ * True when answering needs a computation over figures: a calculation's wording, or a yes/no trend
+ * or measure judgment. Only a question or a request asks for one: a statement to check ("PGE2
+ * promotes tumor growth by …") is answered by the evidence about it, whatever figure words it holds.
+ */
 export function asksForComputation(question: string): boolean {
+  if (!asks(question)) return false;
   if (COMPUTED_CUES.test(question)) return true;
   if (answerTypeOf(question) !== 'yesno') return false;
   return TREND_CUES.test(question) || measuresOf(question).length > 0;

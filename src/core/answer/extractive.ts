@@ -142,6 +142,11 @@ export interface ExtractiveInput {
   /** Rationales (or the packet's rationale reports); decomposed from the question when absent. */
   readonly rationales?: readonly (Rationale | RationaleReport)[];
   readonly conflicts?: readonly Conflict[];
+  /**
+   * Documents the question was asked of (distinct documents among the retrieval candidates);
+   * those of the packed sources when absent.
+   */
+  readonly documents?: number;
 }
 
 /** The chunk text of a packed source (its header line removed). */
@@ -301,7 +306,11 @@ function scoreSentences(input: ExtractiveInput, o: ExtractiveOptions): { all: Sc
   const n = input.sources.length;
   const qYears = yearsIn(qValues);
   const units = sentenceUnitsOf(input.sources);
-  const weight = termWeights(qTerms, units);
+  // Asked of one document, its own sentences are the only term statistics ("virus" in every
+  // sentence of a virology paper); across documents retrieval has already weighed the terms
+  // against the whole library, and a packet is too small a sample to weigh them again.
+  const oneDocument = (input.documents ?? new Set(input.sources.map((x) => x.docId)).size) === 1;
+  const weight = oneDocument ? termWeights(qTerms, units) : () => 1;
   const all: Scored[] = [];
   for (const u of units) {
     const { source, rank, text, terms, index, headingTerms } = u;
@@ -885,7 +894,13 @@ function cellAnswer(cell: TableCell): Answer {
  */
 export function answerFromPacket(packet: EvidencePacket, options: Partial<ExtractiveOptions> = {}): Answer {
   const answer = answerExtractive(
-    { question: packet.question, sources: packet.sources, rationales: packet.rationales, conflicts: packet.conflicts },
+    {
+      question: packet.question,
+      sources: packet.sources,
+      rationales: packet.rationales,
+      conflicts: packet.conflicts,
+      documents: new Set(packet.candidates.map((c) => c.docId)).size,
+    },
     options,
   );
   if (answer.kind === 'conflict') return answer;

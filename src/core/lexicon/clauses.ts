@@ -18,6 +18,28 @@ export const INTERROGATIVES: ReadonlySet<string> = new Set([
   'how',
 ]);
 
+/**
+ * Imperative verbs that open a request for an answer ("List the side effects …", "Calculate the
+ * margin …"): a request asks as a question does. A sentence opening otherwise, without a question
+ * mark, is a statement to check (a claim), not a request for a value.
+ */
+export const REQUESTS: ReadonlySet<string> = new Set([
+  'name',
+  'list',
+  'give',
+  'find',
+  'identify',
+  'describe',
+  'explain',
+  'calculate',
+  'compute',
+  'determine',
+  'tell',
+  'show',
+  'summarize',
+  'summarise',
+]);
+
 /** Auxiliary and modal verbs that open a yes/no question. */
 export const AUXILIARIES: ReadonlySet<string> = new Set([
   'is',

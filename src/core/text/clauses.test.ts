@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { askedPhrase, mainClause } from './clauses';
+import { askedPhrase, asks, mainClause } from './clauses';
+import { asksForComputation } from '../answer/computation';
 import { answerTypeOf } from '../verify/values';
 
 /** Each row: a question, its main clause, and the answer type read from it. */
@@ -47,5 +48,33 @@ describe('askedPhrase', () => {
 
   it('has none for a clause that does not open with an interrogative', () => {
     expect(askedPhrase('the revenue was high')).toBeNull();
+  });
+});
+
+/** Each row: a text, whether it asks (a question or a request) rather than states a claim to check. */
+const ASKS: readonly [string, boolean][] = [
+  ['What was the change in revenue between 2018 and 2019?', true],
+  ['what was the change in revenue between 2018 and 2019', true],
+  ['Calculate the gross margin for fiscal 2019', true],
+  ['List the side effects reported in the trial', true],
+  ['If the due date falls on a Sunday, when should you file', true],
+  ['Does the company pay a dividend', true],
+  ['PGE 2 promotes intestinal tumor growth by altering the expression of tumor suppressing genes.', false],
+  ['The one-child policy has been successful in lowering population growth.', false],
+  [
+    'Proteins synthesized at the growth cone are ubiquitinated at a higher rate than proteins from the cell body.',
+    false,
+  ],
+];
+
+describe('asks: a question or a request, not a claim', () => {
+  it.each(ASKS)('%s → %s', (text, asking) => {
+    expect(asks(text)).toBe(asking);
+  });
+
+  it('reads a computation only where one is asked: a claim with figure words is no calculation', () => {
+    for (const [text, asking] of ASKS.filter(([t]) => /growth|change|rate/u.test(t))) {
+      expect(asksForComputation(text)).toBe(asking);
+    }
   });
 });

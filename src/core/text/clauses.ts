@@ -7,7 +7,7 @@
  * (and a copula): "what was the total revenue of X" → "total revenue", head "revenue".
  * Word lists are data in `core/lexicon`.
  */
-import { AUXILIARIES, INTERROGATIVES, SUBORDINATORS } from '../lexicon/clauses';
+import { AUXILIARIES, INTERROGATIVES, REQUESTS, SUBORDINATORS } from '../lexicon/clauses';
 import { PHRASE_END } from '../lexicon/answer-kinds';
 
 const firstWord = (text: string): string => (text.trim().match(/^[\p{L}'’-]+/u)?.[0] ?? '').toLowerCase();
@@ -25,6 +25,18 @@ export function mainClause(question: string): string {
     if (INTERROGATIVES.has(w) || AUXILIARIES.has(w)) return parts.slice(i).join(', ');
   }
   return q;
+}
+
+/**
+ * True when the text asks — a question mark, a main clause opening with an interrogative word or an
+ * auxiliary verb, or a request ("List …", "Calculate …") — and false for a statement to check ("PGE2
+ * promotes tumor growth by …"): a claim asks whether the evidence supports it, never for a value
+ * or a computation.
+ */
+export function asks(text: string): boolean {
+  if (/\?["'”’)]*\s*$/u.test(text)) return true;
+  const w = firstWord(mainClause(text));
+  return INTERROGATIVES.has(w) || AUXILIARIES.has(w) || REQUESTS.has(firstWord(text));
 }
 
 /** The noun phrase a wh-question asks for, lower case, and its head (last word); null when none. */
