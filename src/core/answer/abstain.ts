@@ -90,6 +90,11 @@ export interface AbstentionSignals {
   readonly tableCell?: boolean;
   /** The question's answer is a computation over figures (computation.ts). False when absent. */
   readonly computation?: boolean;
+  /**
+   * The answer computes it (compute.ts): 'complete' when every operand is a cited cell, found
+   * unambiguously, in agreeing units; 'partial' when some are missing. Absent when not computed.
+   */
+  readonly computed?: 'complete' | 'partial';
   /** Share of the question's terms the lead answer sentence holds (its heading trail at half weight). */
   readonly leadCoverage?: number;
   /** The lead sentence's score over the best sentence not chosen. */
@@ -509,6 +514,7 @@ export function abstentionSignals(input: SignalInput): AbstentionSignals {
     tableCell: answer.table !== undefined,
     // A generator may compute it; the extractive reader only quotes.
     computation: answer.answerer === 'extractive' && asksForComputation(packet.question),
+    ...(answer.computed ? { computed: answer.computed.status } : {}),
     leadCoverage: answer.lead?.coverage ?? (answer.table ? 1 : 0),
     leadMargin: answer.lead?.margin ?? 0,
     documents: new Set(candidates.map((c) => c.docId)).size,
@@ -605,7 +611,10 @@ export function ruleOf(signals: AbstentionSignals): AbstentionReason | null {
   if (signals.missingEntities.length > 0 && kindOf(signals) === 'factoid') return 'missing_premise';
   // A computed answer is not quoted from one of its inputs (a sentence stating one figure); a
   // cell whose row names the measure itself ("Gross margin | 2019") states it.
-  if (signals.computation === true && signals.tableCell !== true) return 'computation';
+  // A computed answer (compute.ts) states it when every operand was found; else it quotes the inputs.
+  if (signals.computed === 'partial') return 'computation';
+  if (signals.computation === true && signals.tableCell !== true && signals.computed !== 'complete')
+    return 'computation';
   return null;
 }
 
@@ -627,6 +636,9 @@ export function decideAbstention(
   });
   const rule = ruleOf(signals);
   if (rule) return decide(true, rule, null);
+  // A complete computation is released on its own checks, not on the sentence models: every operand
+  // is one unambiguous cited cell, in agreeing units, and validation recomputes the arithmetic.
+  if (signals.computed === 'complete') return decide(false, 'none', null);
   const kind = kindOf(signals);
   // Evidence from one document: its own model (votes and margins say nothing there). A figure
   // read from a table cell by its row label and column header is no sentence: the kind's model

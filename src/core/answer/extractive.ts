@@ -48,6 +48,7 @@ import { deadlinesIn } from './deadlines';
 import { fitFamily, unitFamilyOf } from './question';
 import { countedTerms, countFit } from './counted';
 import { tableCellAnswer, type TableCell } from './table-cell';
+import { computedAnswer, type Computed } from './compute';
 import {
   answerTypeOf,
   compatibleKeys,
@@ -88,6 +89,8 @@ export interface Answer {
   readonly answerer: string;
   /** The table cell the answer was read from (row label, column header, value), when it was. */
   readonly table?: TableCell;
+  /** The computation the answer shows (compute.ts): formula, operands with their cells, result. */
+  readonly computed?: Computed;
   /**
    * How the lead sentence meets the question: the share of the question's terms it holds, and its
    * score's margin over the best sentence not chosen (release-decision features).
@@ -158,12 +161,14 @@ export function sourceBody(source: Pick<PackedSource, 'text'>): string {
 /**
  * The chunk context a packed source's header line carries after its page ("… (p. 57) — (In
  * thousands) | | December 31, 2018 | …": a table's title and column header), or ''. Only after a
- * page marker: a title may hold " — " itself.
+ * page marker, or a column header ending the line: a title may hold " — " itself.
  */
 export function sourceContext(source: Pick<PackedSource, 'text'>): string {
   const nl = source.text.indexOf('\n');
   const head = nl >= 0 ? source.text.slice(0, nl) : source.text;
-  const m = head.match(/\(p\. \d+\) — (.+)$/u);
+  // Without pages (HTML, text), a context that ends the line as a table's column header ("… — |
+  // | 2019 | 2018 |"): a title does not end in a pipe.
+  const m = head.match(/\(p\. \d+\) — (.+)$/u) ?? head.match(/ — ([^—]*\|)\s*$/u);
   return m ? (m[1] as string) : '';
 }
 
@@ -904,6 +909,9 @@ export function answerFromPacket(packet: EvidencePacket, options: Partial<Extrac
     options,
   );
   if (answer.kind === 'conflict') return answer;
+  // A computation the question asks for, over the packed tables, with the work shown (compute.ts).
+  const computed = computedAnswer(packet.question, packet.sources);
+  if (computed) return computed;
   const type = answerTypeOf(packet.question);
   // A figure by row and period answers a question for a number or an amount ("what is the year
   // end amount of accounts payable"), never one for a name or a kind ("which type of debt …").

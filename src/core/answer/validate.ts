@@ -29,6 +29,7 @@ import { splitSentences } from '../text/sentences';
 import type { EntailmentModel } from '../verify/nli';
 import { compatibleKeys, extractValues, foldText } from '../verify/values';
 import { sourceEvidence } from './extractive';
+import { derivedFigures } from './formula';
 
 /**
  * Share of claim terms that must appear in the cited passages. Fitted on SciFact train by
@@ -143,6 +144,12 @@ export function unmatchedFigures(claim: string, evidence: string): string[] {
     .map((v) => v.raw);
 }
 
+/** The same magnitude: "−22.22%" and 22.22, "4,227.5" and 4227.5. */
+function sameFigure(raw: string, value: number): boolean {
+  const n = Number(raw.replace(/[^\d.]/g, ''));
+  return Number.isFinite(n) && Math.abs(n - Math.abs(value)) < 1e-9;
+}
+
 /** Checks an answer against the packed sources it cites. */
 export async function validateAnswer(
   input: ValidateInput,
@@ -202,7 +209,10 @@ export async function validateAnswer(
       continue;
     }
     const evidence = known.map(sourceEvidence).join('\n');
-    const figures = unmatchedFigures(c.text, evidence);
+    // A result no passage prints is grounded when the claim writes out its computation from
+    // figures that are (formula.ts `derivedFigures`): the arithmetic is recomputed here.
+    const derived = derivedFigures(c.text);
+    const figures = unmatchedFigures(c.text, evidence).filter((f) => !derived.some((d) => sameFigure(f, d)));
     const score = lexicalSupport(c.text, evidence);
     if (input.entailment) {
       pending.push({ k: checks.length, premises: known.map(sourceEvidence) });

@@ -1,0 +1,197 @@
+import { describe, expect, it } from 'vitest';
+import type { PackedSource } from '../select/pack';
+import { computedAnswer, computeOver, planOf } from './compute';
+import { figureOf } from './operands';
+import { validateAnswer } from './validate';
+import { decideAbstention, type AbstentionSignals } from './abstain';
+
+const table = (citationId: string, header: string, rows: readonly string[], page?: number): PackedSource => {
+  const body = rows.join('\n');
+  return {
+    citationId,
+    candidateId: `d#${citationId}`,
+    docId: 'd',
+    chunkId: `d#${citationId}`,
+    title: 'Annual report',
+    headings: [],
+    start: 0,
+    end: body.length,
+    text: `${header}\n${body}`,
+    tokens: 50,
+    score: 1,
+    sourceType: 'official_filing',
+    status: 'current',
+    rationaleIds: [],
+    group: null,
+    ...(page !== undefined ? { page } : {}),
+  };
+};
+
+// A statement with its column header in the context (a continuation chunk), in millions.
+const income = table(
+  'S1',
+  '[S1] Annual report (p. 40) — (In millions) | | 2019 | 2018 | 2017 |',
+  [
+    '| Net sales | 1,671 | 1,612 | 1,500 |',
+    '| Cost of sales | 1,000 | 980 | 950 |',
+    '| Operating income | 302 | 148 | 120 |',
+    '| Other | 44.1 | 56.7 | 50.0 |',
+    '| Income tax benefit | (1,620) | 1,200 | 900 |',
+  ],
+  40,
+);
+// A header of two rows in the chunk itself, a spanning cell, percentages, no pages.
+const rates = table('S2', '[S2] Annual report', [
+  '| | Domestic | | International | |',
+  '| | 2019 | 2018 | 2019 | 2018 |',
+  '| Discount rate | 4.00% | 3.75% | 1.90% | 2.80% |',
+]);
+const balance = table('S3', '[S3] Annual report (p. 41) — | As of | 2019 | 2018 |', [
+  '| Assets | | |',
+  '| Total current assets | 391 | 339 |',
+  '| Total assets | $2,664 | $3,025 |',
+  '| Liabilities | | |',
+  '| Total current liabilities | 851 | 167 |',
+  '| Total liabilities | $909 | $1,305 |',
+]);
+const sources = [income, rates, balance];
+
+describe('computeOver', () => {
+  it.each([
+    ['What is the change in Other in 2019 from 2018?', 'change', '−12.6 (in millions)'],
+    ['What is the percentage change in Other from 2018 to 2019?', 'percent-change', '−22.22%'],
+    ['What is the 2019 average operating income?', 'average', '225 (in millions)'],
+    ['What was the average net sales from 2017 to 2019?', 'average', '1,594.33 (in millions)'],
+    ['What is the total cost of sales in 2018 and 2019?', 'sum', '1,980 (in millions)'],
+    ['What is the ratio of total assets to total liabilities in 2019?', 'ratio', '2.93'],
+    ['What were total current assets as a percentage of total assets in 2018?', 'share', '11.21%'],
+    [
+      'What is the difference between the domestic and international discount rates in 2019?',
+      'difference',
+      '2.10 percentage points',
+    ],
+    ['What is the gross margin in 2019?', 'measure', '40.16%'],
+    ['What is the current ratio in 2018?', 'measure', '2.03'],
+    [
+      'What is the 2019 cash ratio? Cash ratio is defined as: total current assets / total current liabilities.',
+      'definition',
+      '0.46',
+    ],
+    ['How many years did net sales exceed $1,550 million?', 'count', '2'],
+  ])('%s → %s %s', (question, operation, shown) => {
+    const c = computeOver(question, sources);
+    expect(c?.operation).toBe(operation);
+    expect(c?.status).toBe('complete');
+    expect(c?.display).toBe(shown);
+  });
+
+  it('quotes every operand from a cell: a figure, with its row, column, page and citation', () => {
+    const c = computeOver('What is the percentage change in Other from 2018 to 2019?', sources)!;
+    expect(c.operands.map((o) => [o.row, o.period, o.printed, o.page, o.citationId])).toEqual([
+      ['Other', '2018', '56.7', 40, 'S1'],
+      ['Other', '2019', '44.1', 40, 'S1'],
+    ]);
+    expect(c.formula).toBe('Percentage change = (Other (2019) − Other (2018)) / Other (2018) × 100');
+    expect(c.written).toBe('(44.1 − 56.7) / 56.7 × 100');
+  });
+
+  it('never takes a label as a value: every operand parses as a figure and differs from its row label', () => {
+    for (const q of [
+      'What is the change in Other in 2019 from 2018?',
+      'What is the ratio of total assets to total liabilities in 2019?',
+      'What is the gross margin in 2019?',
+    ]) {
+      for (const o of computeOver(q, sources)!.operands) {
+        expect(figureOf(o.printed)?.value).toBe(o.value);
+        expect(o.printed).not.toBe(o.row);
+        expect(o.citationId).toMatch(/^S\d+$/);
+      }
+    }
+  });
+
+  it('is partial, naming the operand, when a period is not printed', () => {
+    const c = computeOver('What is the change in Other from 2016 to 2019?', sources)!;
+    expect(c.status).toBe('partial');
+    expect(c.result).toBeNull();
+    expect(c.missing.join(' ')).toMatch(/2016.*no cell found/);
+    expect(c.operands.map((o) => o.printed)).toEqual(['44.1']);
+  });
+
+  it('refuses an ambiguous operand: two tables print different figures for one row and period', () => {
+    const other = table('S4', '[S4] Annual report (p. 90) — (In millions) | | 2019 | 2018 |', [
+      '| Other | 7.0 | 9.0 |',
+    ]);
+    const c = computeOver('What is the change in Other in 2019 from 2018?', [income, other])!;
+    expect(c.status).toBe('partial');
+    expect(c.missing.join(' ')).toMatch(/2 candidate cells/);
+  });
+
+  it('refuses a zero divisor and operands of different scales', () => {
+    const zero = table('S5', '[S5] Annual report (p. 9) — | | 2019 | 2018 |', [
+      '| Loops | 2 | 3 |',
+      '| Aborts | 0 | 1 |',
+    ]);
+    expect(computeOver('What is the ratio of loops to aborts in 2019?', [zero])?.status).toBe('partial');
+    const thousands = table('S6', '[S6] Annual report (p. 9) — (In thousands) | | 2019 | 2018 |', [
+      '| Total debt | 500 | 400 |',
+    ]);
+    const c = computeOver('What is the ratio of total debt to total assets in 2019?', [
+      thousands,
+      balance.text.includes('In') ? balance : income,
+    ]);
+    expect(c?.status ?? 'partial').toBe('partial');
+  });
+
+  it('does not read a row whose label names only part of the phrase', () => {
+    const c = computeOver('What was the change in basic operating income per share from 2018 to 2019?', sources);
+    expect(c?.status ?? 'none').not.toBe('complete');
+  });
+
+  it('asks nothing of a lookup or a yes/no question', () => {
+    expect(planOf('What was net sales in 2019?')).toBeNull();
+    expect(computedAnswer('Did net sales increase from 2018 to 2019?', sources)).toBeNull();
+    expect(computedAnswer('Which year had the larger operating income?', sources)).toBeNull();
+  });
+});
+
+describe('computedAnswer', () => {
+  it('passes validation: the result is recomputed from the cited figures', async () => {
+    const a = computedAnswer('What is the percentage change in Other from 2018 to 2019?', sources)!;
+    expect(a.short?.text).toBe('−22.22%');
+    const v = await validateAnswer({ answer: a.text, sources });
+    expect(v.outcome).toBe('supported');
+  });
+
+  it('a wrong result written out is not supported', async () => {
+    const v = await validateAnswer({
+      answer: 'Change = Other (2019) − Other (2018) = 44.1 − 56.7 = −13.6 [S1]',
+      sources,
+    });
+    expect(v.outcome).toBe('unsupported');
+  });
+
+  it('is released only when complete; a partial computation refuses with reason computation', () => {
+    const signals: AbstentionSignals = {
+      answerScore: 1,
+      topScore: 0.5,
+      margin: 0,
+      agreement: null,
+      independentSources: 1,
+      conflict: false,
+      flagged: 0,
+      coverage: 0.2,
+      typed: true,
+      voteSources: 1,
+      voteShare: 1,
+      missingEntities: [],
+      computation: true,
+      documents: 1,
+    };
+    expect(decideAbstention({ ...signals, computed: 'complete' })).toMatchObject({ abstain: false });
+    expect(decideAbstention({ ...signals, computed: 'partial' })).toMatchObject({
+      abstain: true,
+      reason: 'computation',
+    });
+    expect(decideAbstention(signals)).toMatchObject({ abstain: true, reason: 'computation' });
+  });
+});

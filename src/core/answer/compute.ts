@@ -1,0 +1,654 @@
+/**
+ * Computed answers with the work shown (issue 27): the operation and operands a question asks for,
+ * each operand looked up as a table cell of the packed evidence by its row label and its column's
+ * period, the result computed and written out with the formula, every operand quoted with its row,
+ * column, page and citation.
+ *
+ * What is asked (`planOf`), in order:
+ *   1. a definition the question gives itself ("X is defined as: A / B") → that formula over the
+ *      phrases A, B;
+ *   2. a measure of the catalog (`lexicon/measures.ts`) → its formula over its line items;
+ *   3. a pair ("the ratio of A to B", "A as a percentage of B", "the difference between A and B",
+ *      "the sum of A and B") in one period;
+ *   4. one line item over periods: a change (later − earlier), a percentage change (over the
+ *      earlier), an average or a sum over the periods named ("from 2017 to 2019" is every year
+ *      between; "the 2019 average" of a balance is the mean of its opening and closing values, the
+ *      accounting convention for an average balance), or a count of the periods whose figure
+ *      passes a bound.
+ * Operands (`lookUp`): the rows the phrase names (operands.ts), the columns of the period, narrowed
+ * by the phrase's other words; two different figures left → ambiguous, none → missing. Never
+ * guessed: an ambiguous or missing operand makes the answer `partial` (the inputs found are quoted,
+ * the others named) and the release decision refuses it (abstain.ts, reason `computation`).
+ * Scales must agree (a ratio of thousands to millions is refused).
+ */
+import type { PackedSource } from '../select/pack';
+import type { Answer } from './extractive';
+import { answerTypeOf } from '../verify/values';
+import {
+  ABOVE,
+  AVERAGE,
+  BELOW,
+  CHANGE,
+  COUNT_PERIODS,
+  GENERIC_WORDS,
+  DEFINITION,
+  PAIR_CONNECTORS,
+  PAIR_LEAD,
+  PERCENT_CHANGE,
+  RATIO,
+  SHARE,
+  SUM,
+} from '../lexicon/arithmetic';
+import { measureNamed, type MeasureDefinition } from '../lexicon/measures';
+import {
+  apply,
+  constant,
+  evaluate,
+  operand,
+  operandsOf,
+  parseFormula,
+  writeFormula,
+  writeNumber,
+  type Formula,
+} from './formula';
+import { columnsFor, figureOf, gridOf, rowsNamed, wordsOf, yearsOf, type Grid, type Scale } from './operands';
+
+export const OPERATIONS = [
+  'change',
+  'percent-change',
+  'average',
+  'sum',
+  'difference',
+  'ratio',
+  'share',
+  'definition',
+  'measure',
+  'count',
+] as const;
+export type Operation = (typeof OPERATIONS)[number];
+
+/** One operand as the answer quotes it. */
+export interface ComputedOperand {
+  readonly name: string;
+  readonly value: number;
+  /** The cell as printed. */
+  readonly printed: string;
+  readonly row: string;
+  /** The column's whole header ("Domestic September 30, 2019"). */
+  readonly column: string;
+  /** The header cell that names its period, as printed ("2019", "2019 €m"): what the answer quotes. */
+  readonly period: string;
+  readonly page: number | null;
+  readonly citationId: string;
+}
+
+export interface Computed {
+  /** 'complete': every operand found, result computed; 'partial': some missing or ambiguous. */
+  readonly status: 'complete' | 'partial';
+  readonly operation: Operation;
+  /** The formula with the operands' names. */
+  readonly formula: string;
+  /** The formula with the operands' values (complete only). */
+  readonly written: string | null;
+  readonly operands: readonly ComputedOperand[];
+  /** Operands not found, each with why ("not found", "two candidate cells: …"). */
+  readonly missing: readonly string[];
+  readonly result: number | null;
+  /** The result as shown: rounded, with its unit ("−22.22%", "4,227.5 (in millions)"). */
+  readonly display: string | null;
+  readonly unit: string | null;
+  /** One line per lookup: what was looked for and what was found. */
+  readonly trace: readonly string[];
+}
+
+/** One cell to look up: a phrase naming its row (or catalog labels), a period. */
+interface Lookup {
+  readonly phrase: string;
+  readonly year: string | null;
+  /** The other operand's phrase: its row words serve when this phrase names a column only ("the domestic and international rates"). */
+  readonly context?: string;
+  /** Catalog row labels (exact, case-insensitive), when the operand is a catalog line item. */
+  readonly labels?: readonly string[];
+}
+
+type ResultKind = 'percent' | 'ratio' | 'amount' | 'days' | 'count';
+
+interface Plan {
+  readonly operation: Operation;
+  readonly formula: Formula;
+  readonly lookups: ReadonlyMap<string, Lookup>;
+  readonly kind: ResultKind;
+  /** For a count: the bound and its direction. */
+  readonly bound?: { readonly value: number; readonly above: boolean };
+}
+
+// ---------------------------------------------------------------------------------------------
+// What is asked
+
+/** Years in order of mention; a range "from 2017 to 2019" / "2017-2019" lists every year between. */
+export function periodsOf(question: string, range: boolean): string[] {
+  const years = [...new Set(yearsOf(question))];
+  const span =
+    /\b(?:from|between)\s+(?:fy\s*|fiscal\s+(?:year\s+)?)?((?:19|20)\d{2})\s+(?:to|and|through)\s+(?:fy\s*|fiscal\s+(?:year\s+)?)?((?:19|20)\d{2})\b|\b((?:19|20)\d{2})\s*[-–]\s*((?:19|20)\d{2})\b/iu.exec(
+      question,
+    );
+  if (!range || !span) return years;
+  const a = Number(span[1] ?? span[3]);
+  const b = Number(span[2] ?? span[4]);
+  const out: string[] = [];
+  for (let y = Math.min(a, b); y <= Math.max(a, b) && out.length < 12; y++) out.push(String(y));
+  return out;
+}
+
+const PERIOD_WORDS =
+  /\b(?:fy\s*)?(?:19|20)\d{2}\b|\b(?:fiscal(?:\s+years?)?|years?|periods?|fy|q[1-4]|from|to|between|in|during|for|and|both|as\s+(?:at|of)|the|what|was|were|is|are|how|much|did|by|of|on|at|end|over|across|respectively)\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*\s+\d{1,2},?/giu;
+
+/**
+ * The subject of a question: its words without the periods' and without the wording of the
+ * operation asked (`cue`, its first match only: "Total" or "Average price" may name the row).
+ */
+function subjectOf(question: string, cue: RegExp | null = null): string {
+  const s = cue ? question.replace(new RegExp(cue.source, 'giu'), ' ') : question;
+  return s.replace(PERIOD_WORDS, ' ').replace(/[?]/g, ' ').replace(/\s+/g, ' ').trim();
+}
+
+/** The two operand phrases of a pair ("ratio of A to B") and the words that asked for it, or null. */
+function pairOf(question: string): { a: string; b: string; cue: string } | null {
+  const lead = PAIR_LEAD.exec(question);
+  const clause = lead ? question.slice(lead.index + lead[0].length) : question;
+  for (const connector of PAIR_CONNECTORS) {
+    const m = connector.exec(clause);
+    if (!m) continue;
+    const a = clause.slice(0, m.index);
+    const b = clause.slice(m.index + m[0].length);
+    const left = subjectOf(a);
+    const right = subjectOf(b);
+    // "between 2018 and 2019" pairs periods, not operands.
+    if (wordsOf(left).length === 0 || wordsOf(right).length === 0) return null;
+    return { a: left, b: right, cue: lead ? lead[0] : m[0] };
+  }
+  return null;
+}
+
+function definitionPlan(question: string, years: readonly string[]): Plan | null {
+  const m = DEFINITION.exec(question);
+  if (!m) return null;
+  const text = question.slice(m.index + m[0].length).split(/[.?;\n]|\b(?:where|and\s+use|using|round)\b/iu)[0] ?? '';
+  const formula = parseFormula(text);
+  if (!formula) return null;
+  const year = years[years.length - 1] ?? null;
+  const lookups = new Map(operandsOf(formula).map((name) => [name, { phrase: name, year }]));
+  return { operation: 'definition', formula, lookups, kind: /\bpercent|%/iu.test(question) ? 'percent' : 'ratio' };
+}
+
+function measurePlan(measure: MeasureDefinition, years: readonly string[]): Plan | null {
+  const formula = parseFormula(measure.formula);
+  if (!formula) return null;
+  const year = years[years.length - 1] ?? null;
+  const lookups = new Map(
+    operandsOf(formula).map((name) => [name, { phrase: name, year, labels: measure.items[name] ?? [name] }]),
+  );
+  const kind: ResultKind =
+    measure.unit === 'percent'
+      ? 'percent'
+      : measure.unit === 'days'
+        ? 'days'
+        : measure.unit === 'amount'
+          ? 'amount'
+          : 'ratio';
+  return { operation: 'measure', formula, lookups, kind };
+}
+
+function pairPlan(question: string, years: readonly string[]): Plan | null {
+  if (years.length > 1) return null;
+  const pair = pairOf(question);
+  if (!pair) return null;
+  const year = years[0] ?? null;
+  const { a, b, cue } = pair;
+  const lookups = new Map([
+    ['A', { phrase: a, year, context: b }],
+    ['B', { phrase: b, year, context: a }],
+  ]);
+  const A = operand('A');
+  const B = operand('B');
+  const share = {
+    operation: 'share',
+    formula: apply('*', apply('/', A, B), constant(100)),
+    lookups,
+    kind: 'percent',
+  } as const;
+  const ratio = { operation: 'ratio', formula: apply('/', A, B), lookups, kind: 'ratio' } as const;
+  const sum = { operation: 'sum', formula: apply('+', A, B), lookups, kind: 'amount' } as const;
+  const difference = { operation: 'difference', formula: apply('-', A, B), lookups, kind: 'amount' } as const;
+  // The words that joined the pair decide first ("the difference between total A and B" is no sum).
+  for (const text of [cue, question]) {
+    if (RATIO.test(text)) return ratio;
+    if (SHARE.test(text)) return share;
+    if (CHANGE.test(text)) return difference;
+    if (SUM.test(text)) return sum;
+  }
+  return null;
+}
+
+/** The cue of a one-item operation, most specific first. */
+const SERIES_CUES: readonly RegExp[] = [PERCENT_CHANGE, AVERAGE, CHANGE, SUM];
+
+function seriesPlan(question: string): Plan | null {
+  const cue = SERIES_CUES.find((re) => re.test(question)) ?? null;
+  const subject = subjectOf(question, cue);
+  if (!/\p{L}/u.test(subject)) return null;
+  const average = cue === AVERAGE;
+  const years = periodsOf(question, average || SUM.test(question));
+  const sorted = [...years].sort();
+  const at = (y: string): Formula => operand(y);
+  const lookupsOf = (ys: readonly string[]) => new Map(ys.map((y) => [y, { phrase: subject, year: y }]));
+  if (COUNT_PERIODS.test(question)) {
+    const bound = boundOf(question);
+    return bound ? { operation: 'count', formula: constant(0), lookups: new Map(), kind: 'count', bound } : null;
+  }
+  if (average) {
+    // "the 2019 average" of a balance: its opening (2018) and closing (2019) values.
+    const ys = sorted.length === 1 ? [String(Number(sorted[0]) - 1), sorted[0] as string] : sorted;
+    if (ys.length < 2) return null;
+    const total = ys.map(at).reduce((x, y) => apply('+', x, y));
+    return {
+      operation: 'average',
+      formula: apply('/', total, constant(ys.length)),
+      lookups: lookupsOf(ys),
+      kind: 'amount',
+    };
+  }
+  if (sorted.length < 2) return null;
+  const old = at(sorted[0] as string);
+  const recent = at(sorted[sorted.length - 1] as string);
+  const two = lookupsOf([sorted[0] as string, sorted[sorted.length - 1] as string]);
+  if (cue === PERCENT_CHANGE)
+    return {
+      operation: 'percent-change',
+      formula: apply('*', apply('/', apply('-', recent, old), old), constant(100)),
+      lookups: two,
+      kind: 'percent',
+    };
+  if (cue === CHANGE) return { operation: 'change', formula: apply('-', recent, old), lookups: two, kind: 'amount' };
+  if (cue === SUM) {
+    const total = sorted.map(at).reduce((x, y) => apply('+', x, y));
+    return { operation: 'sum', formula: total, lookups: lookupsOf(sorted), kind: 'amount' };
+  }
+  return null;
+}
+
+/** The bound of a count ("exceed $200,000 thousand" → 200000 above). */
+function boundOf(question: string): { value: number; above: boolean } | null {
+  const above = ABOVE.test(question);
+  if (!above && !BELOW.test(question)) return null;
+  const m = /(?:exceed\w*|above|than|over|under|below)\s+(?:US)?\$?\s*(\d[\d,]*(?:\.\d+)?)/iu.exec(question);
+  if (!m) return null;
+  return { value: Number((m[1] as string).replace(/,/g, '')), above };
+}
+
+/** What the question asks to compute, or null when it asks for none this stage can do. */
+export function planOf(question: string): Plan | null {
+  const years = [...new Set(yearsOf(question))];
+  const defined = definitionPlan(question, years);
+  if (defined) return defined;
+  const asked = pairPlan(question, years) ?? seriesPlan(question);
+  // A measure over periods ("the 2019 average free cash flow") is a row of its own.
+  const measure = measureNamed(question);
+  if (measure && (!asked || asked.operation === 'ratio' || asked.operation === 'share'))
+    return measurePlan(measure, years);
+  return asked;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Operands
+
+/** A found cell, or why none was taken. */
+type Found =
+  | {
+      readonly cell: ComputedOperand;
+      readonly scale: Scale | null;
+      readonly percent: boolean;
+      readonly decimals: number;
+    }
+  | { readonly why: string };
+
+const norm = (label: string): string =>
+  label
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+
+/** Rows for a lookup: catalog labels exactly, else the rows the phrase names with the best score. */
+function candidateRows(grids: readonly Grid[], lookup: Lookup) {
+  if (lookup.labels) {
+    for (const label of lookup.labels) {
+      const hits = grids.flatMap((grid) =>
+        grid.rows.filter((row) => norm(row.label) === norm(label)).map((row) => ({ grid, row, score: 1 })),
+      );
+      if (hits.length > 0) return hits;
+    }
+    return [];
+  }
+  let named = rowsNamed(grids, lookup.phrase);
+  if (named.length === 0 && lookup.context) named = rowsNamed(grids, `${lookup.phrase} ${lookup.context}`);
+  const best = named[0]?.score ?? 0;
+  return named.filter((m) => m.score === best);
+}
+
+/** Columns of a row for the lookup's period, narrowed to those whose header holds most of the phrase's other words. */
+function columnsOfRow(grid: Grid, cells: readonly string[], lookup: Lookup, label: string): number[] {
+  const withFigure = columnsFor(grid, lookup.year).filter((j) => figureOf(cells[j] ?? '') !== null);
+  if (withFigure.length <= 1) return withFigure;
+  const own = new Set(wordsOf(label));
+  const rest = wordsOf(lookup.phrase).filter((w) => !own.has(w));
+  const score = (j: number): number => {
+    const header = new Set(wordsOf(grid.columns[j] ?? ''));
+    return rest.filter((w) => header.has(w)).length;
+  };
+  const top = Math.max(...withFigure.map(score));
+  return withFigure.filter((j) => score(j) === top);
+}
+
+/** The one cell a lookup names, or why there is none (missing, or two different figures). */
+function lookUp(grids: readonly Grid[], texts: ReadonlyMap<string, string>, name: string, lookup: Lookup): Found {
+  const found: Extract<Found, { cell: ComputedOperand }>[] = [];
+  for (const { grid, row } of candidateRows(grids, lookup)) {
+    for (const j of columnsOfRow(grid, row.cells, lookup, row.label)) {
+      const printed = row.cells[j] as string;
+      const figure = figureOf(printed) as NonNullable<ReturnType<typeof figureOf>>;
+      const column = grid.columns[j] ?? '';
+      const period = grid.periods[j] || column;
+      found.push({
+        cell: {
+          name,
+          value: figure.value,
+          printed,
+          row: row.label,
+          column,
+          period,
+          page: grid.page,
+          citationId: grid.citationId,
+        },
+        scale: grid.scale,
+        percent: figure.percent,
+        decimals: figure.decimals,
+      });
+    }
+  }
+  const values = new Set(found.map((f) => f.cell.value));
+  if (found.length === 0) return { why: `${describe(name, lookup)}: no cell found` };
+  const loose = found.find((f) => !covers(f.cell, texts, lookup));
+  if (loose) return { why: `${describe(name, lookup)}: the closest row, “${loose.cell.row}”, names only part of it` };
+  if (values.size > 1)
+    return {
+      why: `${describe(name, lookup)}: ${found.length} candidate cells (${found
+        .slice(0, 3)
+        .map((f) => `${f.cell.row}, ${f.cell.column}: ${f.cell.printed} [${f.cell.citationId}]`)
+        .join('; ')})`,
+    };
+  return found[0] as Found;
+}
+
+/**
+ * The cell's source states every word of the phrase (the row label, its section, the column, the
+ * title or another row): "net income" does not answer "basic net income per share" from a table
+ * that never says "basic". Words that name no line item (`GENERIC_WORDS`) are not required.
+ */
+function covers(cell: ComputedOperand, sources: ReadonlyMap<string, string>, lookup: Lookup): boolean {
+  if (lookup.labels) return true;
+  const around = new Set(wordsOf(sources.get(cell.citationId) ?? ''));
+  return wordsOf(lookup.phrase).every((w) => around.has(w) || GENERIC_WORDS.has(w));
+}
+
+const describe = (name: string, lookup: Lookup): string =>
+  lookup.labels
+    ? `${name}${lookup.year ? ` (${lookup.year})` : ''}`
+    : `“${lookup.phrase}”${lookup.year ? ` (${lookup.year})` : ''}`;
+
+// ---------------------------------------------------------------------------------------------
+// The result
+
+const VERB: Readonly<Record<Operation, string>> = {
+  change: 'Change',
+  'percent-change': 'Percentage change',
+  average: 'Average',
+  sum: 'Sum',
+  difference: 'Difference',
+  ratio: 'Ratio',
+  share: 'Share',
+  definition: 'As defined',
+  measure: 'Measure',
+  count: 'Count',
+};
+
+/** The scale a question asks its amount in ("in USD millions"), or null. */
+function askedScale(question: string): Scale | null {
+  const m = /\bin\s+(?:USD\s+|US\$\s*|\$\s*)?(thousands|millions|billions)\b/iu.exec(question);
+  return m ? ((m[1] as string).toLowerCase() as Scale) : null;
+}
+
+const FACTOR: Readonly<Record<Scale, number>> = { thousands: 1e3, millions: 1e6, billions: 1e9 };
+
+function fixed(value: number, min: number, max: number): string {
+  const text = Math.abs(value).toLocaleString('en-US', { minimumFractionDigits: min, maximumFractionDigits: max });
+  return value < 0 ? `−${text}` : text;
+}
+
+/** The result as shown, with its unit; null when the operands' units disagree. */
+function display(
+  question: string,
+  plan: Plan,
+  value: number,
+  found: readonly Extract<Found, { cell: ComputedOperand }>[],
+): { text: string; unit: string | null; value: number } | null {
+  const scales = new Set(found.map((f) => f.scale));
+  const percents = new Set(found.map((f) => f.percent));
+  if (scales.size > 1 || percents.size > 1) return null;
+  const scale = found[0]?.scale ?? null;
+  const percent = found[0]?.percent ?? false;
+  const decimals = Math.min(2, Math.max(0, ...found.map((f) => f.decimals)));
+  if (plan.kind === 'percent') return { text: `${fixed(value, 2, 2)}%`, unit: '%', value };
+  if (plan.kind === 'ratio')
+    return { text: fixed(value, Math.abs(value) < 0.1 ? 4 : 2, Math.abs(value) < 0.1 ? 4 : 2), unit: null, value };
+  if (plan.kind === 'days') return { text: `${fixed(value, 1, 1)} days`, unit: 'days', value };
+  if (percent) {
+    const pp = plan.operation === 'change' || plan.operation === 'difference';
+    return {
+      text: pp ? `${fixed(value, decimals, 2)} percentage points` : `${fixed(value, decimals, 2)}%`,
+      unit: pp ? 'percentage points' : '%',
+      value,
+    };
+  }
+  const asked = askedScale(question);
+  if (asked && scale && asked !== scale) {
+    const v = (value * FACTOR[scale]) / FACTOR[asked];
+    return { text: `${fixed(v, 0, 2)} (in ${asked})`, unit: asked, value: v };
+  }
+  return { text: `${fixed(value, decimals, 2)}${scale ? ` (in ${scale})` : ''}`, unit: scale, value };
+}
+
+/** A count of the periods of one row whose figure passes the question's bound. */
+function countOf(question: string, plan: Plan, grids: readonly Grid[]): Computed | null {
+  const bound = plan.bound;
+  if (!bound) return null;
+  const lookup: Lookup = { phrase: subjectOfCount(question), year: null };
+  const rows = candidateRows(grids, lookup);
+  if (rows.length !== 1) return null;
+  const { grid, row } = rows[0] as (typeof rows)[number];
+  const operands: ComputedOperand[] = [];
+  const seen = new Set<string>();
+  for (let j = 1; j < grid.columns.length; j++) {
+    const years = yearsOf(grid.columns[j] ?? '');
+    const figure = figureOf(row.cells[j] ?? '');
+    if (years.length !== 1 || !figure || seen.has(years[0] as string)) continue;
+    seen.add(years[0] as string);
+    const column = grid.columns[j] ?? '';
+    const period = grid.periods[j] || column;
+    operands.push({
+      name: years[0] as string,
+      value: figure.value,
+      printed: row.cells[j] as string,
+      row: row.label,
+      column,
+      period,
+      page: grid.page,
+      citationId: grid.citationId,
+    });
+  }
+  if (operands.length < 2) return null;
+  const passing = operands.filter((o) => (bound.above ? o.value > bound.value : o.value < bound.value));
+  const formula = `periods of ${row.label} ${bound.above ? '>' : '<'} ${bound.value.toLocaleString('en-US')}`;
+  const failing = operands.filter((o) => !passing.includes(o));
+  const list = (os: readonly ComputedOperand[]): string => os.map((o) => `${o.period} (${o.printed})`).join(', ');
+  // Figures the passages print only: the bound is the question's, the count is the short answer.
+  const written = `${row.label}: ${bound.above ? 'above' : 'below'} the bound in ${list(passing) || 'no period'}${failing.length > 0 ? `; not in ${list(failing)}` : ''}`;
+  return {
+    status: 'complete',
+    operation: 'count',
+    formula,
+    written,
+    operands,
+    missing: [],
+    result: passing.length,
+    display: String(passing.length),
+    unit: null,
+    trace: [`count: row “${row.label}” [${grid.citationId}], ${operands.length} periods, ${passing.length} pass`],
+  };
+}
+
+const subjectOfCount = (question: string): string =>
+  subjectOf(
+    question
+      .replace(/\b(?:how\s+many|exceed\w*|above|below|more|less|greater|higher|lower|than|over|under)\b/giu, ' ')
+      .replace(/\$?\d[\d,]*(?:\.\d+)?\s*(?:thousand|million|billion)?/giu, ' '),
+  );
+
+/**
+ * The computation a question asks for over the packed sources' tables, or null when it asks for
+ * none this stage can do or no operand was found at all (the question is then refused as before).
+ */
+export function computeOver(question: string, sources: readonly PackedSource[]): Computed | null {
+  const plan = planOf(question);
+  if (!plan) return null;
+  const grids = sources.map(gridOf).filter((g): g is Grid => g !== null && g.rows.length > 0);
+  if (grids.length === 0) return null;
+  if (plan.operation === 'count') return countOf(question, plan, grids);
+  const texts = new Map(sources.map((x) => [x.citationId, x.text]));
+  const trace: string[] = [];
+  const found = new Map<string, Extract<Found, { cell: ComputedOperand }>>();
+  const missing: string[] = [];
+  for (const [name, lookup] of plan.lookups) {
+    const f = lookUp(grids, texts, name, lookup);
+    if ('why' in f) {
+      missing.push(f.why);
+      trace.push(`${name}: ${f.why}`);
+    } else {
+      found.set(name, f);
+      trace.push(`${name}: ${f.cell.row}, ${f.cell.column} = ${f.cell.printed} [${f.cell.citationId}]`);
+    }
+  }
+  // Nothing found at all: not a question about these tables (refused as before). An ambiguous
+  // operand is reported: its candidate cells are the inputs a person needs.
+  if (found.size === 0 && missing.every((m) => m.endsWith('no cell found'))) return null;
+  const cells = [...found.values()];
+  // Two lookups landing on one cell: the question names one figure ("the net decrease in cash and
+  // cash equivalents", a column "2019 vs. 2018"), a lookup for the table-cell reader, not a computation.
+  const distinct = new Set(cells.map((f) => `${f.cell.citationId}|${f.cell.row}|${f.cell.column}`));
+  if (distinct.size < cells.length) return null;
+  const leaf = (name: string): string => {
+    const f = found.get(name);
+    return f ? `${f.cell.row} (${f.cell.period})` : `[${name}]`;
+  };
+  const formula = `${VERB[plan.operation]} = ${writeFormula(plan.formula, leaf)}`;
+  const operands = cells.map((f) => f.cell);
+  const partial = (why: string[]): Computed => ({
+    status: 'partial',
+    operation: plan.operation,
+    formula,
+    written: null,
+    operands,
+    missing: why,
+    result: null,
+    display: null,
+    unit: null,
+    trace,
+  });
+  if (missing.length > 0) return partial(missing);
+  const values = new Map(cells.map((f) => [f.cell.name, f.cell.value]));
+  const result = evaluate(plan.formula, values);
+  if (result === null) return partial(['the result is undefined (a divisor is 0)']);
+  const shown = display(question, plan, result, cells);
+  if (!shown) return partial(['the operands are in different units or scales']);
+  const written = writeFormula(plan.formula, (name) => {
+    const f = found.get(name) as Extract<Found, { cell: ComputedOperand }>;
+    return writeNumber(f.cell.value, f.decimals);
+  });
+  return {
+    status: 'complete',
+    operation: plan.operation,
+    formula,
+    written,
+    operands,
+    missing: [],
+    result: shown.value,
+    display: shown.text,
+    unit: shown.unit,
+    trace,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The answer
+
+/**
+ * A question whose answer is a figure: not a yes/no question ("Did revenue increase?" judges a
+ * trend), not one for a date or a choice ("which year had the larger change?").
+ */
+export function asksForFigure(question: string): boolean {
+  const type = answerTypeOf(question);
+  if (type === 'yesno' || type === 'date') return false;
+  return !/^\s*(?:in\s+|for\s+|from\s+)?(?:who|whom|whose|which|where|when|why)\b/iu.test(question);
+}
+
+const cite = (ids: readonly string[]): string => `[${[...new Set(ids)].join(', ')}]`;
+
+/** One line per operand: "Other, 2019: 44.1 [S1]." */
+const operandLines = (operands: readonly ComputedOperand[]): string[] =>
+  operands.map((o) => `${o.row}${o.period ? `, ${o.period}` : ''}: ${o.printed} [${o.citationId}].`);
+
+/**
+ * The computed answer as an `Answer`: the computation written out (formula with names, with values,
+ * result) citing every operand's source, then one cited line per operand. A partial computation
+ * quotes the operands found and names the others; its short answer is null (nothing to release).
+ */
+export function computedAnswer(question: string, sources: readonly PackedSource[]): Answer | null {
+  if (!asksForFigure(question)) return null;
+  const c = computeOver(question, sources);
+  if (!c) return null;
+  const ids = c.operands.map((o) => o.citationId);
+  const lines = operandLines(c.operands);
+  const complete = c.status === 'complete' && c.display !== null;
+  const lead = complete
+    ? c.operation === 'count'
+      ? `${c.written} ${cite(ids)}`
+      : `${c.formula} = ${c.written} = ${c.display} ${cite(ids)}`
+    : `${c.formula}: not computed — ${c.missing.join('; ')}.`;
+  const sentences = [lead, ...lines].map((text, i) => ({
+    text: text.replace(/\s*\[S\d+(?:,\s*S\d+)*\]\.?$/u, ''),
+    citationId: (i === 0 ? ids[0] : c.operands[i - 1]?.citationId) ?? '',
+    score: 1,
+    rationaleIds: [],
+  }));
+  return {
+    kind: 'answer',
+    text: [lead, ...lines].join('\n'),
+    sentences,
+    short: complete ? { text: c.display as string, kind: 'number', citationId: ids[0] as string } : null,
+    conflict: null,
+    answerer: 'extractive',
+    votes: complete
+      ? { sources: new Set(ids).size, share: 1, citationIds: [...new Set(ids)], settled: false, coverage: 1 }
+      : null,
+    computed: c,
+  };
+}
