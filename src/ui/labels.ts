@@ -60,6 +60,7 @@ export const STAGE_LABEL: Readonly<Record<string, string>> = Object.freeze({
   pool: 'Pool',
   rerank: 'Rerank',
   priors: 'Priors',
+  subject: 'Subject',
   cutoff: 'Cutoff',
   expand: 'Expand',
   dedup: 'Dedup',

@@ -25,6 +25,7 @@ export const SELECTION_STAGES = [
   'pool',
   'rerank',
   'priors',
+  'subject',
   'cutoff',
   'expand',
   'dedup',

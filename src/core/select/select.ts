@@ -41,6 +41,8 @@ import type { PoolOptions } from './pool';
 import { poolCandidates } from './pool';
 import type { PriorState, PriorsOptions } from './priors';
 import { applyPriors } from './priors';
+import type { SubjectOptions } from './subject';
+import { filterBySubject } from './subject';
 import type { DecomposeOptions, PairingOptions, Rationale, RationaleSource } from './rationales';
 import { decomposeQuestion, pairRationales } from './rationales';
 import type { CrossEncoder, RerankOptions } from './rerank';
@@ -80,6 +82,8 @@ export interface SelectionOptions {
   readonly pool: Partial<Omit<PoolOptions, 'maxEvidence'>>;
   readonly rerank: Partial<RerankOptions>;
   readonly priors: Partial<PriorsOptions>;
+  /** Filings about a company the question does not name leave when it names another (`subject.ts`); null: off, for ablations only. */
+  readonly subject: Partial<SubjectOptions> | null;
   readonly rationales: Partial<DecomposeOptions>;
   readonly pairing: Partial<PairingOptions>;
   readonly cutoff: Partial<CutoffOptions>;
@@ -103,6 +107,7 @@ export const DEFAULT_SELECTION_OPTIONS: SelectionOptions = Object.freeze({
   pool: Object.freeze({}),
   rerank: Object.freeze({}),
   priors: Object.freeze({}),
+  subject: Object.freeze({}),
   rationales: Object.freeze({}),
   pairing: Object.freeze({}),
   cutoff: Object.freeze({}),
@@ -267,7 +272,17 @@ export async function selectEvidence(
     },
     o.priors,
   );
-  const [afterPriors] = record('priors', t, priors.candidates) as [Candidate[]];
+  const [reweighted] = record('priors', t, priors.candidates) as [Candidate[]];
+
+  // 3b. Subject: filings about a company the question does not name leave when it names another.
+  t = clock();
+  const subject = o.subject ? filterBySubject(question, reweighted, lookup, o.subject) : null;
+  // Only the candidates that leave get an entry (and the stage's time): the others are as priors left them.
+  if (subject && subject.dropped.length > 0) record('subject', t, subject.dropped);
+  else if (subject) timings.subject = clock() - t;
+  const afterPriors: readonly Candidate[] = subject ? subject.kept : reweighted;
+  // What leaves here is about another subject: not the other side of a conflict either.
+  const offSubject = new Set(subject?.dropped.map((c) => c.id) ?? []);
 
   // 4. Cutoff.
   t = clock();
@@ -347,7 +362,7 @@ export async function selectEvidence(
         question,
         candidates: afterMmr,
         lookup,
-        context: [...latest.values()].filter((c) => !selected.has(c.id)),
+        context: [...latest.values()].filter((c) => !selected.has(c.id) && !offSubject.has(c.id)),
         asksEarlier: priors.asksEarlier,
         maxKeep: evidenceCap,
         ...(input.entailment ? { entailment: input.entailment } : {}),

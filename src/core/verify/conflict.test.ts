@@ -380,3 +380,63 @@ describe('detectConflicts and the question’s own premise', () => {
     expect(r.dropped.map((x) => x.id)).toEqual(['c#0']);
   });
 });
+
+describe('detectConflicts and versions of one document', () => {
+  // Issue 28: once unrelated filings crowded the pool, the current remote-work policy and its
+  // superseded version were no longer linked by lineage, and "two days" (v2.1, superseded) stood as a
+  // rival to "three days" (v3.0): "the sources conflict". Their titles say they are one document.
+  const versions = (v2Type: SourceType, v2Title: string) =>
+    buildCorpus([
+      {
+        id: 'v3',
+        title: 'Remote Work Policy v3.0',
+        sourceType: 'internal_policy',
+        effectiveDate: '2025-03-01',
+        chunks: ['Staff who have passed probation may work remotely for up to three days per week.'],
+      },
+      {
+        id: 'v2',
+        title: v2Title,
+        sourceType: v2Type,
+        status: 'superseded',
+        effectiveDate: '2022-06-01',
+        chunks: [
+          'Staff who have passed probation may work remotely for up to two days per week, subject to approval by a manager.',
+        ],
+      },
+    ]);
+  const question = 'How many days per week can I work remotely?';
+  // Each passage its own source (no lineage link), and the superseded one weighs 0.90 × 0.5 = 0.45
+  // against the current one's 0.85: without the titles, no side reaches twice the other's support.
+  const ask = (v2Title: string, asksEarlier = false) => {
+    const corpus = versions('government', v2Title);
+    return detectConflicts([candidate('v3#0', 1), candidate('v2#0', 0.9)], {
+      question,
+      lookup: { chunks: corpus.chunks, documents: corpus.documents },
+      asksEarlier,
+    });
+  };
+
+  it('lets the current version speak for a superseded version with its title', () => {
+    const r = ask('Remote Work Policy v2.1');
+    expect(r.conflicts).toHaveLength(1);
+    expect(r.conflicts[0]).toMatchObject({ status: 'resolved', winner: '3day', resolvedBy: 'status' });
+    expect(r.conflicts[0]!.sides.map((s) => [s.key, s.support, s.sources])).toEqual([
+      ['3day', 0.85, 1],
+      ['2day', 0, 0],
+    ]);
+    expect(r.kept.map((c) => c.id)).toEqual(['v3#0']);
+    expect(r.dropped[0]!.trace.at(-1)!.reason).toMatch(/an edited copy of v3#0 \(current version\)/);
+  });
+
+  it('keeps a superseded document of another title as a rival (at its reduced weight)', () => {
+    const r = ask('Field Office Handbook');
+    expect(r.conflicts[0]).toMatchObject({ status: 'unresolved' });
+    expect(r.conflicts[0]!.sides.map((s) => s.support)).toEqual([0.85, 0.45]);
+  });
+
+  it('lets the effective dates pick the earlier version when the question asks about it', () => {
+    const r = ask('Remote Work Policy v2.1', true);
+    expect(r.conflicts[0]).toMatchObject({ status: 'resolved', winner: '2day', resolvedBy: 'recency' });
+  });
+});
