@@ -3,6 +3,7 @@ import {
   cleanMetadataTitle,
   dateInFileName,
   filingTitle,
+  nameAsPrinted,
   findDate,
   guessEffectiveDate,
   guessSourceType,
@@ -123,6 +124,22 @@ describe('official filings', () => {
       'Contoso Inc.',
     ];
     expect(filingTitle(quarterly)).toBe('Contoso Inc. — Form 10-Q, quarterly period ended June 30, 2023');
+  });
+
+  it('names the registrant as the filing prints it in its text, not in the cover page’s capitals', () => {
+    const cover = ['FORM 10-K', '(Exact name of registrant as specified in its charter)', 'PEPSICO, INC.'];
+    const text = 'PepsiCo, Inc. was incorporated in 1919. PEPSICO, INC. AND SUBSIDIARIES. PepsiCo, Inc. makes snacks.';
+    expect(filingTitle(cover, text)).toBe('PepsiCo, Inc. — Form 10-K');
+    expect(nameAsPrinted('MGM RESORTS INTERNATIONAL', 'MGM Resorts\nInternational and its subsidiaries')).toBe(
+      'MGM Resorts International',
+    );
+    // Never printed otherwise: title case, short capitals kept.
+    expect(nameAsPrinted('MGM RESORTS INTERNATIONAL', 'NOTHING HERE')).toBe('MGM Resorts International');
+    expect(nameAsPrinted('3M COMPANY', '3M Company (3M) is a diversified technology company. 3M COMPANY')).toBe(
+      '3M Company',
+    );
+    // A word that merely contains the name is no mention of it.
+    expect(nameAsPrinted('ACME CORP', 'Acme Corporation is another firm.')).toBe('Acme Corp');
   });
 
   it('gives no filing title to other documents', () => {

@@ -51,6 +51,33 @@ const FILING_PERIOD =
 const REGISTRANT = /\(?\s*exact name of (?:the )?registrant as specified in its charter\s*\)?/i;
 const ANNUAL_REPORT = /^annual report pursuant to section 13 or 15\(d\)/i;
 
+/**
+ * The registrant's name as the filing prints it in its text: a cover page sets "MGM RESORTS
+ * INTERNATIONAL" or "PEPSICO, INC." in capitals while the text says "MGM Resorts International" and
+ * "PepsiCo, Inc.". The most frequent spelling in mixed case among the first `PRINTED_SCAN` characters
+ * of `text`; else the name in title case (`titleCase`).
+ */
+export function nameAsPrinted(name: string, text: string): string {
+  const words = name
+    .trim()
+    .split(/\s+/u)
+    .filter((w) => w.length > 0);
+  if (words.length === 0 || /\p{Ll}/u.test(name)) return titleCase(name);
+  const escaped = words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const re = new RegExp(`(?<![\\p{L}\\p{N}])${escaped.join('\\s+')}(?![\\p{L}\\p{N}])`, 'giu');
+  const counts = new Map<string, number>();
+  for (const m of text.slice(0, PRINTED_SCAN).matchAll(re)) {
+    const spelled = m[0].replace(/\s+/gu, ' ');
+    if (/\p{Ll}/u.test(spelled)) counts.set(spelled, (counts.get(spelled) ?? 0) + 1);
+  }
+  let best: string | undefined;
+  for (const [spelled, n] of counts) if (best === undefined || n > (counts.get(best) ?? 0)) best = spelled;
+  return best ?? titleCase(name);
+}
+
+/** How much of a filing's text is searched for its name as printed (the first pages name it often). */
+const PRINTED_SCAN = 200_000;
+
 /** "MGM RESORTS INTERNATIONAL" → "MGM Resorts International"; short all-capital words stay. */
 function titleCase(name: string): string {
   if (/\p{Ll}/u.test(name)) return name;
@@ -79,10 +106,11 @@ function registrantName(lines: readonly string[]): string | undefined {
 
 /**
  * A title a person recognises for an official filing, from its first pages' lines:
- * "MGM Resorts International — Form 10-K, fiscal year ended December 31, 2018". Undefined when
- * the lines do not name an SEC form with its registrant.
+ * "MGM Resorts International — Form 10-K, fiscal year ended December 31, 2018", the registrant
+ * named as `documentText` prints it (`nameAsPrinted`). Undefined when the lines do not name an SEC form
+ * with its registrant.
  */
-export function filingTitle(lines: readonly string[]): string | undefined {
+export function filingTitle(lines: readonly string[], documentText = ''): string | undefined {
   const head = lines.slice(0, 120);
   const text = head.join('\n');
   const form = SEC_FORM.exec(text)?.[1] ?? (head.some((l) => ANNUAL_REPORT.test(l)) ? '10-K' : undefined);
@@ -93,7 +121,7 @@ export function filingTitle(lines: readonly string[]): string | undefined {
     period === null
       ? ''
       : `, ${period[1]!.toLowerCase().replace(/^year$/, 'fiscal year')} ended ${period[2]!.replace(/\s+/g, ' ')}`;
-  return `${titleCase(name.replace(/\s+/g, ' ').trim())} — Form ${form.toUpperCase()}${when}`;
+  return `${nameAsPrinted(name.replace(/\s+/g, ' ').trim(), documentText)} — Form ${form.toUpperCase()}${when}`;
 }
 
 interface Rule {

@@ -726,7 +726,10 @@ export async function parsePdf(bytes: Uint8Array, options: PdfOptions = {}): Pro
     const title =
       cleanMetadataTitle(str(info, 'Title')) ??
       cleanMetadataTitle(typeof xmpTitle === 'string' ? xmpTitle : undefined) ??
-      filingTitle(furniture.slice(0, 2).flatMap((f) => f.body.map((l) => l.text)));
+      filingTitle(
+        furniture.slice(0, 2).flatMap((f) => f.body.map((l) => l.text)),
+        text,
+      );
     const author = str(info, 'Author');
     const created = normalizeDate(str(info, 'CreationDate'));
     const modified = normalizeDate(str(info, 'ModDate'));
