@@ -11,6 +11,7 @@ import type { EvidentErrorValue } from '../core/errors';
 import type { DocumentFormat } from '../core/library-format';
 import type { DocStatus, ScoreBreakdown, SourceType, TraceEntry } from '../core/types';
 import type { InquiryTrace } from '../core/inquiry';
+import type { Computed } from '../core/answer/compute';
 import type { ProfileSummary } from '../models/manifest';
 import type { CallOptions, EmbedderInfo, ProgressCallback, Result } from './api';
 
@@ -66,6 +67,8 @@ export interface AskAnswer {
   readonly short: { readonly text: string; readonly kind: string; readonly citationId: string } | null;
   /** 'extractive', or a generator's id. */
   readonly answerer: string;
+  /** The computation shown (formula, each operand's cell with its citation, result), when computed. */
+  readonly computed?: Computed;
 }
 
 export interface AskRationale {

@@ -403,6 +403,7 @@ function toAskAnswer(answer: Answer, validation: Validation): AskAnswer {
       ? { text: answer.short.text, kind: answer.short.kind, citationId: answer.short.citationId }
       : null,
     answerer: answer.answerer,
+    ...(answer.computed ? { computed: answer.computed } : {}),
   };
 }
 

@@ -35,11 +35,13 @@ import {
   PAIR_CONNECTORS,
   PAIR_LEAD,
   PERCENT_CHANGE,
+  PERCENT_UNIT,
   RATIO,
+  ROUNDING,
   SHARE,
   SUM,
 } from '../lexicon/arithmetic';
-import { measureNamed, type MeasureDefinition } from '../lexicon/measures';
+import { LINE_ITEMS, measureNamed, type LineItem, type MeasureDefinition } from '../lexicon/measures';
 import {
   apply,
   constant,
@@ -109,6 +111,8 @@ interface Lookup {
   readonly context?: string;
   /** Catalog row labels (exact, case-insensitive), when the operand is a catalog line item. */
   readonly labels?: readonly string[];
+  /** With `labels`: the phrase's words the line item's name left over, which the source must state. */
+  readonly rest?: string;
 }
 
 type ResultKind = 'percent' | 'ratio' | 'amount' | 'days' | 'count';
@@ -170,15 +174,49 @@ function pairOf(question: string): { a: string; b: string; cue: string } | null 
   return null;
 }
 
+/**
+ * An operand phrase of a definition with its own periods: "average PP&E between FY2017 and
+ * FY2018" → the mean of both years' cells, "change in inventory between FY2019 and FY2020" → the
+ * later less the earlier, "FY2018 revenue" → that year's cell; otherwise the question's period.
+ */
+function definedOperand(phrase: string, year: string | null, lookups: Map<string, Lookup>): Formula {
+  const own = [...new Set(yearsOf(phrase))].sort();
+  const average = AVERAGE.test(phrase);
+  const change = !average && CHANGE.test(phrase);
+  const words = subjectOf(phrase, average ? AVERAGE : change ? CHANGE : null);
+  const at = (y: string | null): Formula => {
+    const key = `${words}${y ? ` (${y})` : ''}`;
+    lookups.set(key, { phrase: words, year: y });
+    return operand(key);
+  };
+  if ((average || change) && own.length >= 2) {
+    if (change) return apply('-', at(own[own.length - 1] as string), at(own[0] as string));
+    return apply(
+      '/',
+      own.map(at).reduce((x, y) => apply('+', x, y)),
+      constant(own.length),
+    );
+  }
+  return at(own[own.length - 1] ?? year);
+}
+
 function definitionPlan(question: string, years: readonly string[]): Plan | null {
   const m = DEFINITION.exec(question);
   if (!m) return null;
-  const text = question.slice(m.index + m[0].length).split(/[.?;\n]|\b(?:where|and\s+use|using|round)\b/iu)[0] ?? '';
-  const formula = parseFormula(text);
-  if (!formula) return null;
+  const text =
+    question.slice(m.index + m[0].length).split(/[?;\n]|\.(?:\s|$)|\b(?:where|and\s+use|using|round)\b/iu)[0] ?? '';
+  const written = parseFormula(text);
+  if (!written) return null;
   const year = years[years.length - 1] ?? null;
-  const lookups = new Map(operandsOf(formula).map((name) => [name, { phrase: name, year }]));
-  return { operation: 'definition', formula, lookups, kind: /\bpercent|%/iu.test(question) ? 'percent' : 'ratio' };
+  const lookups = new Map<string, Lookup>();
+  const expand = (f: Formula): Formula =>
+    f.kind === 'operand'
+      ? definedOperand(f.name, year, lookups)
+      : f.kind === 'apply'
+        ? apply(f.op, expand(f.left), expand(f.right))
+        : f;
+  const formula = expand(written);
+  return { operation: 'definition', formula, lookups, kind: PERCENT_UNIT.test(question) ? 'percent' : 'ratio' };
 }
 
 function measurePlan(measure: MeasureDefinition, years: readonly string[]): Plan | null {
@@ -262,7 +300,7 @@ function seriesPlan(question: string): Plan | null {
   const old = at(sorted[0] as string);
   const recent = at(sorted[sorted.length - 1] as string);
   const two = lookupsOf([sorted[0] as string, sorted[sorted.length - 1] as string]);
-  if (cue === PERCENT_CHANGE)
+  if (cue === PERCENT_CHANGE || (cue === CHANGE && PERCENT_UNIT.test(question)))
     return {
       operation: 'percent-change',
       formula: apply('*', apply('/', apply('-', recent, old), old), constant(100)),
@@ -286,12 +324,23 @@ function boundOf(question: string): { value: number; above: boolean } | null {
   return { value: Number((m[1] as string).replace(/,/g, '')), above };
 }
 
+/**
+ * The clause that asks: the first sentence that ends in a question mark (a request may wrap it in
+ * a role and instructions: "You are an analyst … Here's the question: what is …?").
+ */
+function askingClause(question: string): string {
+  const sentences = question.split(/(?<=[?.!])\s+(?=\S)/u);
+  const asking = sentences.find((x) => x.trimEnd().endsWith('?')) ?? question;
+  return asking.replace(/^.*?:\s*(?=\p{L})/u, '');
+}
+
 /** What the question asks to compute, or null when it asks for none this stage can do. */
 export function planOf(question: string): Plan | null {
-  const years = [...new Set(yearsOf(question))];
-  const defined = definitionPlan(question, years);
+  const defined = definitionPlan(question, [...new Set(yearsOf(question))]);
   if (defined) return defined;
-  const asked = pairPlan(question, years) ?? seriesPlan(question);
+  const clause = askingClause(question);
+  const years = [...new Set(yearsOf(clause))];
+  const asked = pairPlan(clause, years) ?? seriesPlan(clause);
   // A measure over periods ("the 2019 average free cash flow") is a row of its own.
   const measure = measureNamed(question);
   if (measure && (!asked || asked.operation === 'ratio' || asked.operation === 'share'))
@@ -350,7 +399,33 @@ function columnsOfRow(grid: Grid, cells: readonly string[], lookup: Lookup, labe
 }
 
 /** The one cell a lookup names, or why there is none (missing, or two different figures). */
+/**
+ * The one cell a lookup names: by the rows the phrase names, else (when those leave it missing or
+ * loose) by the line item the phrase names (`lexicon/measures.ts`: "total revenue" → "Total net
+ * revenue"), the phrase's other words still required of the source.
+ */
 function lookUp(grids: readonly Grid[], texts: ReadonlyMap<string, string>, name: string, lookup: Lookup): Found {
+  const first = lookUpCells(grids, texts, name, lookup);
+  if (!('why' in first) || lookup.labels || /candidate cells/u.test(first.why)) return first;
+  const item = lineItemIn(lookup.phrase);
+  if (!item) return first;
+  const second = lookUpCells(grids, texts, name, { ...lookup, labels: item.item.labels, rest: item.rest });
+  return 'why' in second ? first : second;
+}
+
+/** The line item a phrase names (its longest alias inside the phrase) and the phrase's other words. */
+function lineItemIn(phrase: string): { item: LineItem; rest: string } | null {
+  let best: { item: LineItem; rest: string; length: number } | null = null;
+  for (const item of LINE_ITEMS) {
+    const source = item.aliases.source.replace(/^\^/u, '').replace(/\$$/u, '');
+    const m = new RegExp(`\\b(?:${source})(?![\\p{L}\\p{N}])`, 'iu').exec(phrase);
+    if (m && (!best || m[0].length > best.length))
+      best = { item, rest: `${phrase.slice(0, m.index)} ${phrase.slice(m.index + m[0].length)}`, length: m[0].length };
+  }
+  return best ? { item: best.item, rest: best.rest } : null;
+}
+
+function lookUpCells(grids: readonly Grid[], texts: ReadonlyMap<string, string>, name: string, lookup: Lookup): Found {
   const found: Extract<Found, { cell: ComputedOperand }>[] = [];
   for (const { grid, row } of candidateRows(grids, lookup)) {
     for (const j of columnsOfRow(grid, row.cells, lookup, row.label)) {
@@ -395,9 +470,10 @@ function lookUp(grids: readonly Grid[], texts: ReadonlyMap<string, string>, name
  * that never says "basic". Words that name no line item (`GENERIC_WORDS`) are not required.
  */
 function covers(cell: ComputedOperand, sources: ReadonlyMap<string, string>, lookup: Lookup): boolean {
-  if (lookup.labels) return true;
+  // A parenthetical is an aside ("Block (formerly known as Square)"): its words are not required.
+  const required = (lookup.labels ? (lookup.rest ?? '') : lookup.phrase).replace(/\([^()]*\)/gu, ' ');
   const around = new Set(wordsOf(sources.get(cell.citationId) ?? ''));
-  return wordsOf(lookup.phrase).every((w) => around.has(w) || GENERIC_WORDS.has(w));
+  return wordsOf(required).every((w) => around.has(w) || GENERIC_WORDS.has(w));
 }
 
 const describe = (name: string, lookup: Lookup): string =>
@@ -427,6 +503,16 @@ function askedScale(question: string): Scale | null {
   return m ? ((m[1] as string).toLowerCase() as Scale) : null;
 }
 
+const DIGITS: Readonly<Record<string, number>> = { zero: 0, one: 1, two: 2, three: 3, four: 4 };
+
+/** Decimals the question asks its result rounded to ("round your answer to two decimal places"), or null. */
+function roundingOf(question: string): number | null {
+  const m = ROUNDING.exec(question);
+  if (!m) return null;
+  const d = m[1] as string;
+  return DIGITS[d.toLowerCase()] ?? Number(d);
+}
+
 const FACTOR: Readonly<Record<Scale, number>> = { thousands: 1e3, millions: 1e6, billions: 1e9 };
 
 function fixed(value: number, min: number, max: number): string {
@@ -447,6 +533,16 @@ function display(
   const scale = found[0]?.scale ?? null;
   const percent = found[0]?.percent ?? false;
   const decimals = Math.min(2, Math.max(0, ...found.map((f) => f.decimals)));
+  const asked = roundingOf(question);
+  if (asked !== null) {
+    const suffix = plan.kind === 'percent' ? '%' : plan.kind === 'days' ? ' days' : '';
+    if (plan.kind !== 'amount' || (!percent && !askedScale(question)))
+      return {
+        text: `${fixed(value, asked, asked)}${suffix}${plan.kind === 'amount' && scale ? ` (in ${scale})` : ''}`,
+        unit: suffix.trim() || scale,
+        value,
+      };
+  }
   if (plan.kind === 'percent') return { text: `${fixed(value, 2, 2)}%`, unit: '%', value };
   if (plan.kind === 'ratio')
     return { text: fixed(value, Math.abs(value) < 0.1 ? 4 : 2, Math.abs(value) < 0.1 ? 4 : 2), unit: null, value };
@@ -459,10 +555,10 @@ function display(
       value,
     };
   }
-  const asked = askedScale(question);
-  if (asked && scale && asked !== scale) {
-    const v = (value * FACTOR[scale]) / FACTOR[asked];
-    return { text: `${fixed(v, 0, 2)} (in ${asked})`, unit: asked, value: v };
+  const inScale = askedScale(question);
+  if (inScale && scale && inScale !== scale) {
+    const v = (value * FACTOR[scale]) / FACTOR[inScale];
+    return { text: `${fixed(v, 0, 2)} (in ${inScale})`, unit: inScale, value: v };
   }
   return { text: `${fixed(value, decimals, 2)}${scale ? ` (in ${scale})` : ''}`, unit: scale, value };
 }

@@ -56,13 +56,15 @@ export function figureOf(cell: string): Figure | null {
   return { value: negative ? -value : value, percent: pct !== undefined, decimals: frac ? frac.length - 1 : 0 };
 }
 
-const YEAR = /\b(?:19|20)\d{2}\b/gu;
+/** A year: "2019", "FY2019", "FY 2019", "FY19", "F19" (a two-digit fiscal year is 20xx). */
+const YEAR =
+  /(?<![\p{L}\p{N}])(?:fy\s?|f)?((?:19|20)\d{2})(?!\p{N})|(?<![\p{L}\p{N}])(?:fy\s?'?|f)(\d{2})(?![\p{L}\p{N}])/giu;
 /** "2 0 1 8" → "2018"; "FY 2019" keeps its year. */
 const normalizeYears = (text: string): string => text.replace(/\b([12])\s([09])\s(\d)\s(\d)\b/gu, '$1$2$3$4');
 
 /** The years a text names, in order. */
 export function yearsOf(text: string): string[] {
-  return [...normalizeYears(text).matchAll(YEAR)].map((m) => m[0]);
+  return [...normalizeYears(text).matchAll(YEAR)].map((m) => m[1] ?? `20${m[2] as string}`);
 }
 
 const isYearCell = (cell: string): boolean =>

@@ -47,7 +47,14 @@ export const PAIR_LEAD =
   /(?<!\bas\s+an?\s+)\b(?:difference|ratio|sum|proportion|percentage|share|fraction|total|combined)\s+(?:between|of|in)\s+(?:the\s+)?/iu;
 
 /** Where a definition the question gives itself starts: "X is defined as: A / B", "calculated as …". */
-export const DEFINITION = /\b(?:is|are)?\s*(?:defined|calculated|computed|measured)\s+as\s*:?\s*/iu;
+export const DEFINITION =
+  /\b(?:is|are)?\s*(?:defined|calculated|computed|measured)\s+as\s*:?\s*|\bdefine\s+[^.?:]{1,60}?\s+as\s*:?\s*/iu;
+
+/** A result asked in percent: "in units of percents", "in percent", "as a percentage", "% margin". */
+export const PERCENT_UNIT = /\bin\s+(?:units\s+of\s+)?percent(?:s|age)?\b|\bas\s+a\s+percent(?:age)?\b|%\s*margin\b/iu;
+
+/** The rounding asked: "round your answer to two decimal places", "rounded to one decimal". */
+export const ROUNDING = /\bround(?:ed)?\s+(?:\w+\s+){0,3}to\s+(?:the\s+)?(zero|one|two|three|four|\d)\s+decimal/iu;
 
 /**
  * Words of a question that name no line item, so a table need not print them: "the *company's*

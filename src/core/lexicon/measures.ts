@@ -78,6 +78,74 @@ const INVENTORY = ['inventories', 'inventory', 'total inventories'];
 const PAYABLES = ['accounts payable', 'trade payables', 'trade accounts payable'];
 const RECEIVABLES = ['accounts receivable, net', 'accounts receivable', 'trade receivables', 'receivables, net'];
 
+const PPE = [
+  'property, plant and equipment, net',
+  'property and equipment, net',
+  'net property, plant and equipment',
+  'property, plant and equipment',
+  'total property, plant and equipment, net',
+];
+const DEPRECIATION = [
+  'depreciation and amortization',
+  'depreciation, amortization and other',
+  'depreciation, depletion and amortization',
+  'depreciation',
+];
+
+/**
+ * Line items as questions name them (`aliases`, the whole phrase once periods and qualifiers such as
+ * "unadjusted" are dropped) and the row labels statements print for them. A definition a question
+ * gives ("cash from operations / total current liabilities") is read over these.
+ */
+export interface LineItem {
+  readonly name: string;
+  readonly aliases: RegExp;
+  readonly labels: readonly string[];
+}
+
+export const LINE_ITEMS: readonly LineItem[] = [
+  { name: 'revenue', aliases: /^(?:total\s+)?(?:net\s+)?(?:revenues?|sales)$/iu, labels: REVENUE },
+  {
+    name: 'cost of revenue',
+    aliases: /^(?:total\s+)?(?:cogs|cost\s+of\s+(?:revenues?|sales|goods\s+sold|products\s+sold))$/iu,
+    labels: COST_OF_REVENUE,
+  },
+  {
+    name: 'operating income',
+    aliases: /^(?:operating\s+(?:income|profit)|income\s+from\s+operations)$/iu,
+    labels: OPERATING_INCOME,
+  },
+  { name: 'net income', aliases: /^net\s+(?:income|earnings|profit)$/iu, labels: NET_INCOME },
+  {
+    name: 'operating cash flow',
+    aliases:
+      /^(?:cash\s+from\s+operations|(?:net\s+)?cash\s+(?:flows?\s+)?(?:provided\s+by\s+|from\s+)operating\s+activities|operating\s+cash\s+flows?|cash\s+flows?\s+from\s+operations)$/iu,
+    labels: OPERATING_CASH_FLOW,
+  },
+  { name: 'capital expenditure', aliases: /^(?:capex|capital\s+expenditures?)$/iu, labels: CAPEX },
+  { name: 'current assets', aliases: /^(?:total\s+)?current\s+assets$/iu, labels: CURRENT_ASSETS },
+  { name: 'current liabilities', aliases: /^(?:total\s+)?current\s+liabilities$/iu, labels: CURRENT_LIABILITIES },
+  { name: 'inventory', aliases: /^(?:total\s+)?inventor(?:y|ies)$/iu, labels: INVENTORY },
+  { name: 'accounts payable', aliases: /^(?:accounts|trade)\s+payables?$/iu, labels: PAYABLES },
+  { name: 'accounts receivable', aliases: /^(?:accounts|trade)\s+receivables?$/iu, labels: RECEIVABLES },
+  {
+    name: 'property, plant and equipment',
+    aliases: /^(?:pp&e|property,?\s+plant,?\s+and\s+equipment|net\s+pp&e)$/iu,
+    labels: PPE,
+  },
+  {
+    name: 'depreciation and amortization',
+    aliases: /^(?:d&a|depreciation\s+and\s+amortization)$/iu,
+    labels: DEPRECIATION,
+  },
+];
+
+/** The line item a phrase names as a whole, or null. */
+export function lineItemNamed(phrase: string): LineItem | null {
+  const t = phrase.trim().replace(/\s+/g, ' ');
+  return LINE_ITEMS.find((item) => item.aliases.test(t)) ?? null;
+}
+
 export const MEASURES: readonly MeasureDefinition[] = [
   {
     name: 'gross margin',
@@ -102,6 +170,24 @@ export const MEASURES: readonly MeasureDefinition[] = [
     items: { 'net income': NET_INCOME, revenue: REVENUE },
     unit: 'percent',
     source: CFA,
+  },
+  {
+    name: 'EBITDA margin',
+    pattern: /\bebitda\s+(?:%\s+)?margin\b/iu,
+    formula: '(operating income + depreciation and amortization) / revenue * 100',
+    items: { 'operating income': OPERATING_INCOME, 'depreciation and amortization': DEPRECIATION, revenue: REVENUE },
+    unit: 'percent',
+    source: CFA,
+    note: 'operating income plus depreciation and amortization from the cash-flow statement (unadjusted)',
+  },
+  {
+    name: 'EBITDA',
+    pattern: /\bebitda\b(?!\s+(?:%\s+)?margin)/iu,
+    formula: 'operating income + depreciation and amortization',
+    items: { 'operating income': OPERATING_INCOME, 'depreciation and amortization': DEPRECIATION },
+    unit: 'amount',
+    source: CFA,
+    note: 'operating income plus depreciation and amortization from the cash-flow statement (unadjusted)',
   },
   {
     name: 'current ratio',

@@ -38,10 +38,15 @@ export function AskPage({ store, question, onQuestionChange, canAsk, onOpenPassa
     void store.ask(question);
   };
   const result = ask.phase === 'done' ? ask.result : null;
-  const openCitation = (r: AskResult, citationId: string, view: 'page' | 'text' = 'text'): void => {
+  const openCitation = (
+    r: AskResult,
+    citationId: string,
+    view: 'page' | 'text' = 'text',
+    cells?: readonly string[],
+  ): void => {
     const source = r.sources.find((s) => s.citationId === citationId);
     if (!source) return;
-    const highlights = r.answer.sentences.filter((s) => s.citationIds.includes(citationId)).map((s) => s.text);
+    const highlights = cells ?? r.answer.sentences.filter((s) => s.citationIds.includes(citationId)).map((s) => s.text);
     onOpenPassage({ docId: source.docId, chunkId: source.chunkId, citationId, highlights, view });
   };
   return (
@@ -96,7 +101,11 @@ export function AskPage({ store, question, onQuestionChange, canAsk, onOpenPassa
       {result && (
         <div className="ask-result" data-testid="ask-result" data-outcome={result.outcome}>
           <div className="ask-main">
-            <AnswerView result={result} onCite={(id) => openCitation(result, id)} />
+            <AnswerView
+              result={result}
+              onCite={(id) => openCitation(result, id)}
+              onOperand={(id, cells) => openCitation(result, id, 'text', cells)}
+            />
             <SourceList
               result={result}
               feedback={feedback}
@@ -193,7 +202,76 @@ function OutcomeBadge({ outcome }: { readonly outcome: AskResult['outcome'] }) {
   );
 }
 
-function AnswerView({ result, onCite }: { readonly result: AskResult; readonly onCite: (id: string) => void }) {
+type Operand = NonNullable<AskResult['answer']['computed']>['operands'][number];
+
+/**
+ * The work of a computed answer: the formula with names and with values, the result, and one row
+ * per operand (value as printed, row, column, page, citation); "Open in document" shows the cited
+ * passage with the operand's row label and value marked. A partial computation names what was not found.
+ */
+function ComputedWork({
+  computed,
+  onOperand,
+}: {
+  readonly computed: NonNullable<AskResult['answer']['computed']>;
+  readonly onOperand: (citationId: string, cells: readonly string[]) => void;
+}) {
+  const open = (o: Operand): void => onOperand(o.citationId, [o.row, o.printed]);
+  return (
+    <div className="computed-work" data-testid="computed-work" data-status={computed.status}>
+      <p className="computed-formula" data-testid="computed-formula">
+        {computed.formula}
+        {computed.written && (
+          <>
+            {' '}
+            = {computed.written} = <strong data-testid="computed-result">{computed.display}</strong>
+          </>
+        )}
+      </p>
+      <table className="computed-operands">
+        <caption className="muted">Operands, each quoted from a table cell</caption>
+        <thead>
+          <tr>
+            <th scope="col">Operand</th>
+            <th scope="col">Value</th>
+            <th scope="col">Where</th>
+          </tr>
+        </thead>
+        <tbody>
+          {computed.operands.map((o, i) => (
+            <tr key={i} data-testid="computed-operand">
+              <th scope="row">{o.row}</th>
+              <td>{o.printed}</td>
+              <td>
+                {o.column || o.period}
+                {o.page !== null ? `, p. ${o.page}` : ''} [{o.citationId}]{' '}
+                <button type="button" className="secondary small" onClick={() => open(o)} data-testid="computed-open">
+                  Open in document
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {computed.missing.length > 0 && (
+        <p className="muted" data-testid="computed-missing">
+          Not computed: {computed.missing.join('; ')}.
+        </p>
+      )}
+    </div>
+  );
+}
+
+function AnswerView({
+  result,
+  onCite,
+  onOperand = () => {},
+}: {
+  readonly result: AskResult;
+  readonly onCite: (id: string) => void;
+  readonly onOperand?: (citationId: string, cells: readonly string[]) => void;
+}) {
+  const work = result.answer.computed ? <ComputedWork computed={result.answer.computed} onOperand={onOperand} /> : null;
   const titleOf = (id: string): string => result.sources.find((s) => s.citationId === id)?.title ?? '';
   const citeLabel = (id: string): string => `Open source ${id}${titleOf(id) ? `: ${titleOf(id)}` : ''}`;
   const paragraphs = answerParagraphs(result.answer.text);
@@ -227,6 +305,7 @@ function AnswerView({ result, onCite }: { readonly result: AskResult; readonly o
             )}
           </div>
           <SetAside result={result} />
+          {work}
           {result.answer.kind !== 'insufficient' && (
             <details className="tentative">
               <summary>What the closest passages say (not an answer)</summary>
@@ -237,6 +316,7 @@ function AnswerView({ result, onCite }: { readonly result: AskResult; readonly o
       ) : (
         <>
           {body}
+          {work}
           {result.outcome !== 'supported' && (
             <div className="abstain-note">
               {result.reason && <p>{result.reason}</p>}
