@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatCount, formatMs, formatScore, formatTimeLeft, percent, plural } from './format';
+import {
+  formatBytes,
+  formatCount,
+  formatMs,
+  formatScore,
+  formatTimeLeft,
+  percent,
+  plural,
+  searchedWords,
+} from './format';
 
 describe('format', () => {
   it('formats bytes with binary units', () => {
@@ -47,5 +56,19 @@ describe('counts in words', () => {
     expect(formatTimeLeft(120 * 60_000)).toBe('about 2 h');
     expect(formatTimeLeft(-1)).toBe('–');
     expect(formatTimeLeft(Number.POSITIVE_INFINITY)).toBe('–');
+  });
+});
+
+describe('searchedWords', () => {
+  it.each([
+    [
+      'Organization much has changed between FY2021 FY2022',
+      ['Organization', 'much', 'has', 'changed', 'between', 'FY2021', 'FY2022'],
+    ],
+    ['the allocation notice of the Harbour Board', ['allocation', 'notice', 'Harbour', 'Board']],
+    ['Note 12 note 12 AN-9512-G', ['Note', '12', 'AN-9512-G']],
+    ['', []],
+  ])('%s', (query, words) => {
+    expect(searchedWords(query)).toEqual(words);
   });
 });

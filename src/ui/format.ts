@@ -1,4 +1,5 @@
 /** Display formatting shared by the components. Pure functions; no locale surprises in tests. */
+import { LUCENE_ENGLISH_STOPWORDS } from '../core/text/analyze';
 
 export function formatBytes(bytes: number): string {
   if (!Number.isFinite(bytes) || bytes < 0) return '–';
@@ -49,4 +50,21 @@ export function formatTimeLeft(ms: number): string {
   const h = Math.floor(minutes / 60);
   const m = minutes % 60;
   return m === 0 ? `about ${h} h` : `about ${h} h ${m} min`;
+}
+
+/**
+ * The words a keyword search looks for in `query`, as written: its word tokens less the stop words
+ * the index leaves out (`LUCENE_ENGLISH_STOPWORDS`), each once. A follow-up query is a bag of words
+ * ("organization much changed FY2021 FY2022"), not a sentence, and is shown as one.
+ */
+export function searchedWords(query: string): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  for (const m of query.matchAll(/[\p{L}\p{N}]+(?:['’.-][\p{L}\p{N}]+)*/gu)) {
+    const lower = m[0].toLowerCase();
+    if (LUCENE_ENGLISH_STOPWORDS.has(lower) || seen.has(lower)) continue;
+    seen.add(lower);
+    out.push(m[0]);
+  }
+  return out;
 }

@@ -7,7 +7,7 @@
  */
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { build, preview, type PreviewServer } from 'vite';
@@ -127,13 +127,41 @@ export interface TextFile {
   readonly buffer: Buffer;
 }
 
-/** Adds `files` through the Library tab and waits until each is listed (`file:<name>`). */
-export async function addFiles(page: Page, files: readonly TextFile[]): Promise<void> {
+/** A file to add: a path on disk (its base name names it), or a name and bytes as `setInputFiles` takes them. */
+export type FileToAdd = string | TextFile;
+
+/** The document id the app gives an added file. */
+export function fileDocId(file: FileToAdd): string {
+  return `file:${typeof file === 'string' ? basename(file) : file.name}`;
+}
+
+/**
+ * Adds `files` through the Library tab in one pick and waits until each is searchable by its words:
+ * listed in the Library (stored and BM25-indexed; its meaning vectors may still be coming).
+ * Resolves with the milliseconds from the pick to each file's listing, in the order given.
+ */
+export async function addFiles(
+  page: Page,
+  files: readonly FileToAdd[],
+  options: { readonly timeout?: number } = {},
+): Promise<number[]> {
+  const timeout = options.timeout ?? 120_000;
   await page.getByRole('tab', { name: 'Library' }).click();
-  await page.getByLabel('Add documents').setInputFiles([...files]);
+  const t0 = Date.now();
+  const paths = files.filter((f): f is string => typeof f === 'string');
+  const payloads = files.filter((f): f is TextFile => typeof f !== 'string');
+  // One pick holds paths or payloads, not both (as a file dialog gives one or the other).
+  if (paths.length > 0 && payloads.length > 0) throw new Error('addFiles: pass paths or payloads, not both');
+  await page.getByLabel('Add documents').setInputFiles(paths.length > 0 ? paths : payloads);
+  const took: number[] = [];
   for (const f of files) {
-    await page.getByTestId('library').locator(`li[data-doc-id="file:${f.name}"]`).waitFor({ timeout: 120_000 });
+    await page
+      .getByTestId('library')
+      .locator(`li[data-doc-id="${fileDocId(f)}"]`)
+      .waitFor({ timeout });
+    took.push(Date.now() - t0);
   }
+  return took;
 }
 
 /** Asks `question` on the Ask tab and waits for the answer. */

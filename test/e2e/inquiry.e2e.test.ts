@@ -49,6 +49,14 @@ describe('inquiry in the app: a follow-up search settles the question', () => {
     expect(answer).toMatch(/net 30 days/);
     expect(answer).toMatch(/euros/);
     expect(answer).not.toMatch(/90 days|dollars/);
+    // Each follow-up search is shown as the words it searched, labelled so, never as a sentence.
+    const trail = page.locator('.trail-card.inquiry');
+    expect(await trail.innerText()).toMatch(/Searched:/);
+    expect(await trail.innerText()).not.toMatch(/Query:/);
+    const words = await trail.getByTestId('searched-words').first().locator('code').allInnerTexts();
+    console.log(`[e2e] inquiry: first follow-up searched ${JSON.stringify(words)}`);
+    expect(words.length).toBeGreaterThan(0);
+    await trail.screenshot({ path: 'test-results/inquiry-trail.png' });
     // Title lines head the records; they are not sentences of the answer.
     expect(answer).not.toMatch(/^Agreement\b/);
     // The first pass is kept behind a disclosure, and each citation opens its record.

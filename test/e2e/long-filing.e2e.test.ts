@@ -17,7 +17,7 @@ import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { describeShared, sharedPath } from '../../src/node/shared-data';
 import { SOURCE_TYPE_LABEL } from '../../src/ui/labels';
 import { launchChromium } from './browser';
-import { appReady } from './built-app';
+import { addFiles, appReady } from './built-app';
 
 const ctx = inject('e2e');
 if (ctx.skip) console.warn(`[e2e] ${ctx.skip}`);
@@ -59,10 +59,7 @@ describeShared('a 188-page 10-K in Chromium: title, source type, the balance-she
       const job = page.locator(`ul.jobs > li[data-file-name="MGMRESORTS_2018_10K.pdf"]`);
 
       // Drop → searchable: the Library lists it (stored, BM25-indexed); vectors may still be coming.
-      const t0 = Date.now();
-      await page.getByLabel('Add documents').setInputFiles(sharedPath(FILING));
-      await item.waitFor({ timeout: 300_000 });
-      const searchableMs = Date.now() - t0;
+      const [searchableMs] = (await addFiles(page, [sharedPath(FILING)], { timeout: 300_000 })) as [number];
       const jobText = await job.innerText().catch(() => '');
       const metaNow = await item.locator('.doc-meta').innerText();
       console.log(

@@ -15,7 +15,7 @@ import { existsSync } from 'node:fs';
 import { sharedPath } from '../../src/node/shared-data';
 import { pdf, type PdfLine } from '../fixtures/documents';
 import { launchChromium } from './browser';
-import { appReady, serviceWorkerControls } from './built-app';
+import { addFiles, appReady, serviceWorkerControls } from './built-app';
 
 const ctx = inject('e2e');
 if (ctx.skip) console.warn(`[e2e] ${ctx.skip}`);
@@ -105,11 +105,7 @@ describe.skipIf(ctx.skip !== null)('page view of PDF citations in Chromium', () 
   const view = () => dialog().getByTestId('pdf-page-view');
 
   async function addPdf(name: string, bytes: Uint8Array, timeout = 120_000): Promise<void> {
-    await tab('Library').click();
-    await page
-      .getByLabel('Add documents')
-      .setInputFiles({ name, mimeType: 'application/pdf', buffer: Buffer.from(bytes) });
-    await page.getByTestId('library').locator(`li[data-doc-id="file:${name}"]`).waitFor({ timeout });
+    await addFiles(page, [{ name, mimeType: 'application/pdf', buffer: Buffer.from(bytes) }], { timeout });
   }
 
   async function ask(question: string, timeout = 120_000): Promise<void> {
@@ -231,7 +227,17 @@ describe.skipIf(ctx.skip !== null)('page view of PDF citations in Chromium', () 
       expect(canvas && canvas.x >= 0 && canvas.x + canvas.width <= 360).toBe(true);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
       expect(await marked()).toBe(first);
+      // It opens fitted to the width of its box (not a thumbnail); zoom makes it larger inside the box.
+      const box = (await view().locator('.pdf-scroller').boundingBox())!;
+      expect(canvas!.width).toBeGreaterThan(box.width * 0.85);
       await page.screenshot({ path: 'test-results/page-view-phone.png' });
+      await view().getByRole('button', { name: 'Zoom in' }).click();
+      await expect.poll(() => view().getAttribute('data-zoom'), { timeout: 10_000 }).toBe('1.25');
+      await expect
+        .poll(async () => (await view().locator('canvas').boundingBox())?.width ?? 0, { timeout: 30_000 })
+        .toBeGreaterThan(canvas!.width * 1.2);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+      await page.screenshot({ path: 'test-results/page-view-phone-zoom.png' });
       await page.keyboard.press('Escape');
       await dialog().waitFor({ state: 'hidden' });
     } finally {
@@ -260,12 +266,7 @@ describe.skipIf(ctx.skip !== null)('page view of PDF citations in Chromium', () 
   it.skipIf(!existsSync(sharedPath(FILING)))(
     'a real filing: the cited page of MGM Resorts’ 10-K, screenshot for a person to check',
     async () => {
-      await tab('Library').click();
-      await page.getByLabel('Add documents').setInputFiles(sharedPath(FILING));
-      await page
-        .getByTestId('library')
-        .locator('li[data-doc-id="file:MGMRESORTS_2018_10K.pdf"]')
-        .waitFor({ timeout: 400_000 });
+      await addFiles(page, [sharedPath(FILING)], { timeout: 400_000 });
       await ask(
         'Basing your judgments off of the balance sheet, what is the year end FY2018 amount of accounts payable for MGM Resorts?',
         300_000,

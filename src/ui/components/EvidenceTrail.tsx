@@ -3,7 +3,7 @@ import { NO_OCR_MARKS, ocrMarkOf, type OcrMarks } from '../ocr-marks';
 import { HiddenTextBadge } from './HiddenTextBadge';
 import { OcrBadge } from './OcrBadge';
 import type { AskCandidate, AskInquiry, AskResult } from '../../worker/ask-api';
-import { formatScore, plural } from '../format';
+import { formatScore, plural, searchedWords } from '../format';
 import { SOURCE_TYPE_LABEL, stageLabel } from '../labels';
 import { CiteButton } from './ChunkText';
 import { ScoreChart } from './ScoreChart';
@@ -154,7 +154,7 @@ export function EvidenceTrail({ result, onCite }: Props) {
   );
 }
 
-/** Each inquiry round: the premise, why it decides, the query, what came back; then the release decision. */
+/** Each inquiry round: the premise, why it decides, the words searched, what came back; then the release decision. */
 function InquiryTrail({ inquiry }: { readonly inquiry: AskInquiry }) {
   return (
     <div className="trail-card inquiry">
@@ -171,7 +171,17 @@ function InquiryTrail({ inquiry }: { readonly inquiry: AskInquiry }) {
               <>
                 <strong>Premise:</strong> {r.step.premise} <span className="muted">— {r.step.why}</span>
                 <br />
-                <strong>Query:</strong> “{r.step.query}” →{' '}
+                <strong>Searched:</strong>{' '}
+                <span
+                  className="searched-words"
+                  data-testid="searched-words"
+                  title={`The follow-up search: ${r.step.query}`}
+                >
+                  {searchedWords(r.step.query).map((w, i) => (
+                    <code key={i}>{w}</code>
+                  ))}
+                </span>{' '}
+                →{' '}
                 {r.hits.length === 0
                   ? 'nothing found'
                   : r.hits.map((h) => `${h.title} (${h.docId})${h.added ? '' : ', already held'}`).join('; ')}

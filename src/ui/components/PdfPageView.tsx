@@ -42,6 +42,9 @@ export function PdfPageView({ original, span, citationId, onShowPassage }: Props
   const [error, setError] = useState<string | null>(null);
   const [page, setPage] = useState(firstPage);
   const [zoom, setZoom] = useState(1);
+  // The width the page is fitted to: the scroller's, followed as it changes (a dialog that is still
+  // opening, a phone turned sideways), so zoom 1 always fits the page to the width it is shown in.
+  const [width, setWidth] = useState(0);
   const [rendered, setRendered] = useState<{ page: number; marked: number } | null>(null);
   const rootRef = useRef<HTMLDivElement>(null);
   const scrollerRef = useRef<HTMLDivElement>(null);
@@ -76,9 +79,20 @@ export function PdfPageView({ original, span, citationId, onShowPassage }: Props
     [pageCount],
   );
 
+  useEffect(() => {
+    const scroller = scrollerRef.current;
+    if (!scroller) return;
+    const measure = (): void => setWidth(Math.round(scroller.clientWidth));
+    measure();
+    if (typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(measure);
+    observer.observe(scroller);
+    return () => observer.disconnect();
+  }, []);
+
   // Draw the page, its text layer and the marks of the cited span.
   useEffect(() => {
-    if (!doc) return;
+    if (!doc || width === 0) return;
     let cancelled = false;
     let renderTask: { cancel(): void; promise: Promise<void> } | null = null;
     let textLayer: { cancel(): void } | null = null;
@@ -92,8 +106,8 @@ export function PdfPageView({ original, span, citationId, onShowPassage }: Props
       const scroller = scrollerRef.current;
       if (cancelled || !canvas || !layer || !scroller) return;
       const base = pdfPage.getViewport({ scale: 1 });
-      // Zoom 1 fits the page to the panel's width.
-      const fit = Math.max(0.25, (scroller.clientWidth - 24) / base.width);
+      // Zoom 1 fits the page to the panel's width (less the page's margin).
+      const fit = Math.max(0.25, (width - 24) / base.width);
       const scale = fit * zoom;
       const viewport = pdfPage.getViewport({ scale });
       const ratio = globalThis.devicePixelRatio || 1;
@@ -150,7 +164,7 @@ export function PdfPageView({ original, span, citationId, onShowPassage }: Props
       renderTask?.cancel();
       textLayer?.cancel();
     };
-  }, [doc, page, zoom, parts, span, original]);
+  }, [doc, page, zoom, width, parts, span, original]);
 
   // Keyboard: the dialog's keys reach the view wherever focus is inside it.
   useEffect(() => {
