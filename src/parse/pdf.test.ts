@@ -192,6 +192,36 @@ describe('parsePdf layout on a filing-like PDF built in the test', () => {
     expect(balance?.headings).toEqual(['PART II', 'Item 7. Management Discussion', 'Consolidated Balance Sheets']);
   });
 
+  // 3M's 2022 10-K sets "NOTE 5. Restructuring Actions" in the body's size on the line right under
+  // Note 4's last line: read as body text, the pages of Note 5 kept Note 4's trail.
+  it('starts a note set tight under the last line of the one before, so its pages carry its number', async () => {
+    const notes = pdf([
+      [
+        ...furniture(1),
+        { text: 'Item 8. Financial Statements', y: 720 },
+        { text: 'NOTE 1. Organization', y: 690 },
+        ...body(676, 'Northwind trades grain across the region.', 'The details are in Note 3 for readers.'),
+        { text: 'NOTE 2. Revenue', y: 648 },
+        ...body(634, 'Revenue is recognised on delivery of the grain.'),
+      ],
+      [...furniture(2), ...body(720, 'Sales of barley rose in the second half.', 'Prices held firm all year.')],
+      [
+        ...furniture(3),
+        ...body(720, 'Returns stayed low.'),
+        { text: 'NOTE 3. Leases', y: 706 },
+        ...body(692, 'Silos are leased for ten years.'),
+      ],
+    ]);
+    const parsed = await parsePdf(notes, assets);
+    const sections = parseSections(parsed.text, 'markdown');
+    const trail = (words: string) => sections.find((s) => parsed.text.slice(s.start, s.end).includes(words))?.headings;
+    expect(trail('Northwind trades grain')).toEqual(['Item 8. Financial Statements', 'NOTE 1. Organization']);
+    expect(trail('Sales of barley')).toEqual(['Item 8. Financial Statements', 'NOTE 2. Revenue']);
+    expect(trail('Silos are leased')).toEqual(['Item 8. Financial Statements', 'NOTE 3. Leases']);
+    // A reference in a sentence is no heading.
+    expect(parsed.headings).not.toContain('The details are in Note 3 for readers.');
+  });
+
   it('reads two columns one after the other', async () => {
     const parsed = await parsePdf(FILING, assets);
     const [, p2] = parsed.pages!;

@@ -32,9 +32,11 @@ import { newNormalizeStats, normalizeText, normalizeWarnings, plural } from './n
 import {
   findFurniture,
   findTables,
+  continuesSequence,
   isStatementTitle,
   layoutPage,
   numberedHeading,
+  sequenceNumber,
   type LayoutLine,
   type PageBox,
   type PageFurniture,
@@ -324,8 +326,19 @@ function linesOf(units: readonly Unit[]): Line[] {
   return units.flatMap((u) => (u.kind === 'line' ? [u.line] : []));
 }
 
-/** The numbering rank of a line that opens a block (after a gap, a table or the page top). */
-function numberedRank(units: readonly Unit[], i: number, gap: number, body: number): number | undefined {
+/**
+ * The numbering rank of a line that opens a block (after a gap, a table or the page top), or that
+ * continues its numbering ("NOTE 5." after Note 4, set in the body's size right under the last
+ * line of Note 4: `continuesSequence`). `seen` holds the last number of each sequence so far, in
+ * reading order, and is updated with the heading found.
+ */
+function numberedRank(
+  units: readonly Unit[],
+  i: number,
+  gap: number,
+  body: number,
+  seen: Map<string, number>,
+): number | undefined {
   const u = units[i];
   if (u?.kind !== 'line' || u.line.size < body * 0.95) return undefined;
   const found = numberedHeading(u.line.text) ?? (isStatementTitle(u.line.text) ? { rank: STATEMENT_RANK } : null);
@@ -335,15 +348,19 @@ function numberedRank(units: readonly Unit[], i: number, gap: number, body: numb
     prev === undefined ||
     prev.kind === 'table' ||
     paragraphGap(prev.line, u.line, gap) ||
-    numberedHeading(prev.line.text) !== null; // "PART II" directly over "Item 7."
-  return apart || found.rank === STATEMENT_RANK ? found.rank : undefined;
+    numberedHeading(prev.line.text) !== null || // "PART II" directly over "Item 7."
+    continuesSequence(u.line.text, seen);
+  if (!apart && found.rank !== STATEMENT_RANK) return undefined;
+  const s = sequenceNumber(u.line.text);
+  if (s !== null) seen.set(s.word, s.n);
+  return found.rank;
 }
 
 /** Statement titles rank below every numbering. */
 const STATEMENT_RANK = 9;
 
 /** Runs of font-size heading lines and numbered lines of one page, the rest as they are. */
-function groupPage(units: readonly Unit[], toc: boolean, body: number): Piece[] {
+function groupPage(units: readonly Unit[], toc: boolean, body: number, seen: Map<string, number>): Piece[] {
   const isCandidate = (u: Unit | undefined): u is { kind: 'line'; line: Line } =>
     u?.kind === 'line' &&
     body > 0 &&
@@ -361,7 +378,7 @@ function groupPage(units: readonly Unit[], toc: boolean, body: number): Piece[] 
       continue;
     }
     // A contents page's entries are no headings; its own title ("ITEM 8. FINANCIAL STATEMENTS") is.
-    const rank = toc && i > 0 ? undefined : numberedRank(units, i, gap, body);
+    const rank = toc && i > 0 ? undefined : numberedRank(units, i, gap, body, seen);
     if (!isCandidate(u) || toc) {
       out.push(rank !== undefined ? heading([u.line], 'numbered', rank) : u);
       i++;
@@ -396,7 +413,9 @@ function findHeadings(
 ): { pieces: Piece[][]; levels: (p: Piece & { kind: 'heading' }) => number } {
   const lines = pages.map(linesOf);
   const body = bodySize(lines);
-  const grouped = pages.map((units, p) => groupPage(units, toc[p] === true, body));
+  // The last number of each numbered sequence (notes, parts …), read page after page.
+  const seen = new Map<string, number>();
+  const grouped = pages.map((units, p) => groupPage(units, toc[p] === true, body, seen));
 
   // Running headers: the same text as a "heading" on many pages.
   const pagesOf = new Map<string, Set<number>>();

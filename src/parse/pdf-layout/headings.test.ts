@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isStatementTitle, numberedHeading } from './headings';
+import { continuesSequence, isStatementTitle, numberedHeading, sequenceNumber } from './headings';
 
 describe('numbered headings', () => {
   it('reads the numbering of long documents, ranked Part > Item > Note > decimal sections', () => {
@@ -32,5 +32,40 @@ describe('numbered headings', () => {
     ])
       expect(isStatementTitle(t), t).toBe(true);
     expect(isStatementTitle('The balance sheet shows a strong position.')).toBe(false);
+  });
+});
+
+describe('numbered sequences', () => {
+  it.each([
+    ['NOTE 5. Restructuring Actions', { word: 'note', n: 5 }],
+    ['Note 12 — Stockholders’ Equity', { word: 'note', n: 12 }],
+    ['PART 2', { word: 'part', n: 2 }],
+    ['Item 1A. Risk Factors', null],
+    ['4.2 Scope', null],
+    ['Annex B', null],
+  ])('%s', (text, expected) => {
+    expect(sequenceNumber(text)).toEqual(expected);
+  });
+
+  // 3M's 2022 10-K sets "NOTE 5. Restructuring Actions" in the body's size right under the last
+  // line of Note 4: no gap told it apart, and its pages kept Note 4's trail.
+  it('takes the next number of a sequence as a heading, the first one too', () => {
+    const seen = new Map([['note', 4]]);
+    expect(continuesSequence('NOTE 5. Restructuring Actions', seen)).toBe(true);
+    expect(continuesSequence('NOTE 6. Supplemental Income Statement Information', seen)).toBe(false);
+    expect(continuesSequence('NOTE 1. Significant Accounting Policies', new Map())).toBe(true);
+    expect(continuesSequence('Note 5', seen)).toBe(true);
+  });
+
+  it('takes no sentence, no long line and no number out of sequence', () => {
+    const seen = new Map([['note', 4]]);
+    for (const t of [
+      'Note 5. The Company recorded restructuring charges in 2022.',
+      'Note 5 for details.',
+      'NOTE 5. Restructuring Actions, which the Company undertook across its four business groups in 2022',
+      'Note 4. Goodwill',
+      'Item 5. Market for Registrant’s Common Equity',
+    ])
+      expect(continuesSequence(t, seen), t).toBe(false);
   });
 });

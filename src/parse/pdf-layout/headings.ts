@@ -57,3 +57,35 @@ const STATEMENT =
 export function isStatementTitle(text: string): boolean {
   return text.length <= 90 && STATEMENT.test(text.trim());
 }
+
+/**
+ * The numbering of a line as a sequence: its word and whole number ("NOTE 5. Restructuring" →
+ * note 5), for the numbered kinds counted 1, 2, 3 … (notes, schedules, parts and articles in digits);
+ * null otherwise ("Item 1A", "4.2 Scope", a heading numbered in letters or roman numerals).
+ */
+export function sequenceNumber(text: string): { readonly word: string; readonly n: number } | null {
+  const m = /^(note|schedule|annex|appendix|article|chapter|part)\s+(\d{1,3})\b\s*(?:[.:—–-]|\s|$)/i.exec(text.trim());
+  return m ? { word: (m[1] as string).toLowerCase(), n: Number(m[2]) } : null;
+}
+
+/**
+ * Whether a numbered line continues its sequence — the next number after the last heading of its
+ * word (`seen`), or number 1 when none came before — and reads as a title: short, its longer words
+ * mostly capitalised ("NOTE 5. Restructuring Actions", not "Note 5. The Company recorded …"). Such a
+ * line is a heading even set in the body's size with no space above it, as many filings set their
+ * notes.
+ */
+export function continuesSequence(text: string, seen: ReadonlyMap<string, number>): boolean {
+  const s = sequenceNumber(text);
+  if (s === null || text.length > SEQUENCE_MAX_CHARS) return false;
+  if (s.n !== (seen.get(s.word) ?? 0) + 1) return false;
+  const title = text.trim().replace(/^\S+\s+\d{1,3}\s*[.:—–-]?\s*/u, '');
+  // A title, not a sentence: no sentence break inside it, and its longer words mostly capitalised
+  // ("Supplemental Income Statement Information"; not "The Company recorded charges in 2022.").
+  if (/[.!?]\s+\S/u.test(title)) return false;
+  const words = title.match(/\p{L}{4,}/gu) ?? [];
+  return words.filter((w) => /^\p{Lu}/u.test(w)).length * 2 >= words.length;
+}
+
+/** Longest line `continuesSequence` takes for a title (a wrapped prose line is longer). */
+const SEQUENCE_MAX_CHARS = 80;

@@ -9,7 +9,7 @@ import { groupRows } from './lines';
 import type { LayoutLine, PositionedItem } from './types';
 
 export { findFurniture, isPageNumber, isTocPage, maskKey, type PageFurniture } from './furniture';
-export { isStatementTitle, numberedHeading, type NumberedHeading } from './headings';
+export { continuesSequence, isStatementTitle, numberedHeading, sequenceNumber, type NumberedHeading } from './headings';
 export { findTables, type TableBlock } from './tables';
 export type { LayoutLine, PageBox, PositionedItem, Segment } from './types';
 
