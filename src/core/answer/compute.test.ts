@@ -154,6 +154,43 @@ describe('computeOver', () => {
   });
 });
 
+// A 10-K's statements over two chunks: line items as filings label them, dot leaders, fiscal years.
+const cashFlows = table('S7', '[S7] Filing (p. 60) — (In thousands) | | November 27, 2015 | November 28, 2014 |', [
+  '| Net cash provided by operating activities . . . . . | 1,469,502 | 1,287,482 |',
+  '| Purchases of property and equipment | (184,936) | (148,332) |',
+]);
+const position = table('S8', '[S8] Filing (p. 58) — (In thousands) | | November 27, 2015 | November 28, 2014 |', [
+  '| Inventories | 1,000 | 900 |',
+  '| Total current liabilities . . . . . | 2,213,556 | 1,601,944 |',
+  '| Cost of products sold | 9,500 | 8,000 |',
+]);
+
+describe('definitions and line items', () => {
+  it('reads a definition over line items as questions name them, in the fiscal year asked, rounded as asked', () => {
+    const q =
+      'Here is the question: what is the FY2015 operating cash flow ratio for Adobe? Operating cash flow ratio is defined as: cash from operations / total current liabilities. Round your answer to two decimal places.';
+    const c = computeOver(q, [cashFlows, position])!;
+    expect(c.status).toBe('complete');
+    expect(c.display).toBe('0.66');
+    expect(c.operands.map((o) => o.row)).toEqual([
+      'Net cash provided by operating activities',
+      'Total current liabilities',
+    ]);
+  });
+
+  it('gives a definition’s operand its own periods: an average between two years', () => {
+    const q =
+      "What is Filer's FY2015 inventory turnover ratio? Inventory turnover ratio is defined as: (FY2015 COGS) / (average inventory between FY2014 and FY2015).";
+    const c = computeOver(q, [position])!;
+    expect(c.written).toBe('9,500 / ((900 + 1,000) / 2)');
+    expect(c.display).toBe('10.00');
+  });
+
+  it('asks no figure of a question for a reason', () => {
+    expect(computedAnswer('What drove the operating margin change as of FY2015?', [cashFlows, position])).toBeNull();
+  });
+});
+
 describe('computedAnswer', () => {
   it('passes validation: the result is recomputed from the cited figures', async () => {
     const a = computedAnswer('What is the percentage change in Other from 2018 to 2019?', sources)!;

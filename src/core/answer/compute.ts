@@ -26,6 +26,7 @@ import type { Answer } from './extractive';
 import { answerTypeOf } from '../verify/values';
 import {
   ABOVE,
+  ASKS_REASON,
   AVERAGE,
   BELOW,
   CHANGE,
@@ -183,7 +184,17 @@ function definedOperand(phrase: string, year: string | null, lookups: Map<string
   const own = [...new Set(yearsOf(phrase))].sort();
   const average = AVERAGE.test(phrase);
   const change = !average && CHANGE.test(phrase);
-  const words = subjectOf(phrase, average ? AVERAGE : change ? CHANGE : null);
+  // The phrase as written, less its periods and its average or change: "cash from operations" must
+  // stay whole for the line items (`lineItemIn`).
+  const words = phrase
+    .replace(average ? AVERAGE : change ? CHANGE : /$^/u, ' ')
+    .replace(
+      /\b(?:between|from|to|and|in|of)\b(?=[\s,]*(?:fy\s?)?(?:19|20)?\d{2}\b)|(?<![\p{L}\p{N}])(?:fy\s?|f)?(?:19|20)\d{2}(?!\p{N})/giu,
+      ' ',
+    )
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/^(?:(?:in|of|the)\s+)+|(?:\s+(?:in|of|for))+$/giu, '');
   const at = (y: string | null): Formula => {
     const key = `${words}${y ? ` (${y})` : ''}`;
     lookups.set(key, { phrase: words, year: y });
@@ -361,10 +372,12 @@ type Found =
     }
   | { readonly why: string };
 
+/** A label compared with a catalog label: notes in parentheses, footnote digits and dot leaders left out. */
 const norm = (label: string): string =>
   label
     .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .replace(/\([^()]*\)/gu, ' ')
+    .replace(/[^\p{L}]+/gu, ' ')
     .trim();
 
 /** Rows for a lookup: catalog labels exactly, else the rows the phrase names with the best score. */
@@ -470,8 +483,11 @@ function lookUpCells(grids: readonly Grid[], texts: ReadonlyMap<string, string>,
  * that never says "basic". Words that name no line item (`GENERIC_WORDS`) are not required.
  */
 function covers(cell: ComputedOperand, sources: ReadonlyMap<string, string>, lookup: Lookup): boolean {
-  // A parenthetical is an aside ("Block (formerly known as Square)"): its words are not required.
-  const required = (lookup.labels ? (lookup.rest ?? '') : lookup.phrase).replace(/\([^()]*\)/gu, ' ');
+  // A parenthetical is an aside ("Block (formerly known as Square)") and a possessive names the
+  // owner ("Adobe's operating income"), not the line item: their words are not required.
+  const required = (lookup.labels ? (lookup.rest ?? '') : lookup.phrase)
+    .replace(/\([^()]*\)/gu, ' ')
+    .replace(/[\p{L}\p{N}&.-]+['’]s\b/gu, ' ');
   const around = new Set(wordsOf(sources.get(cell.citationId) ?? ''));
   return wordsOf(required).every((w) => around.has(w) || GENERIC_WORDS.has(w));
 }
@@ -702,7 +718,7 @@ export function computeOver(question: string, sources: readonly PackedSource[]):
  */
 export function asksForFigure(question: string): boolean {
   const type = answerTypeOf(question);
-  if (type === 'yesno' || type === 'date') return false;
+  if (type === 'yesno' || type === 'date' || ASKS_REASON.test(question)) return false;
   return !/^\s*(?:in\s+|for\s+|from\s+)?(?:who|whom|whose|which|where|when|why)\b/iu.test(question);
 }
 

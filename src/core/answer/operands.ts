@@ -150,7 +150,8 @@ export function gridOf(source: PackedSource): Grid | null {
   const out: GridRow[] = [];
   let section = '';
   for (const r of rows.slice(first)) {
-    const label = (r[0] ?? '').replace(/[:\s]+$/u, '');
+    // Dot leaders ("Total current liabilities . . . . .") and a trailing colon are not the label.
+    const label = (r[0] ?? '').replace(/(?:\s*\.){2,}\s*$|[:\s]+$/u, '');
     // Rows narrower than the table lack leading cells: align them from the right.
     const cells = r.length < width ? [label, ...Array.from({ length: width - r.length }, () => ''), ...r.slice(1)] : r;
     if (!cells.slice(1).some(isFigureCell)) {

@@ -74,4 +74,8 @@ export const GENERIC_WORDS: ReadonlySet<string> = new Set([
   'total',
   'much',
   'mani',
+  'unadjust',
 ]);
+
+/** A question for a reason or an explanation, not a figure: "What drove the change…?", "Why did…". */
+export const ASKS_REASON = /\b(?:what\s+(?:drove|caused|explains?)|why|explain|reasons?\s+for)\b/iu;
