@@ -165,6 +165,24 @@ const position = table('S8', '[S8] Filing (p. 58) — (In thousands) | | Novembe
   '| Cost of products sold | 9,500 | 8,000 |',
 ]);
 
+describe('counts', () => {
+  const investments = table('S9', '[S9] Annual report (p. 70) — | For the year ended | 2019 | 2018 |', [
+    '| Alternative investments | | |',
+    '| Private equities | 2,119 | 1,804 |',
+    '| Hedge funds | 1,001 | 1,014 |',
+    '| Real estate | 948 | 758 |',
+    '| Total | 4,068 | 3,576 |',
+  ]);
+  it('counts the rows a table lists under a section, totals left out, and lists them', () => {
+    const c = computeOver('How many components are there under alternative investments?', [investments])!;
+    expect(c.display).toBe('3');
+    expect(c.written).toBe('Alternative investments: Private equities; Hedge funds; Real estate');
+  });
+  it('never counts amounts against a bound in percent', () => {
+    expect(computeOver('How many years did net sales exceed 20%?', [income])).toBeNull();
+  });
+});
+
 describe('definitions and line items', () => {
   it('reads a definition over line items as questions name them, in the fiscal year asked, rounded as asked', () => {
     const q =

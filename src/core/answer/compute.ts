@@ -31,6 +31,7 @@ import {
   BELOW,
   CHANGE,
   COUNT_PERIODS,
+  COUNT_ROWS,
   GENERIC_WORDS,
   DEFINITION,
   PAIR_CONNECTORS,
@@ -41,6 +42,7 @@ import {
   ROUNDING,
   SHARE,
   SUM,
+  TOTAL_LABEL,
 } from '../lexicon/arithmetic';
 import { LINE_ITEMS, measureNamed, type LineItem, type MeasureDefinition } from '../lexicon/measures';
 import {
@@ -102,6 +104,8 @@ export interface Computed {
   readonly unit: string | null;
   /** One line per lookup: what was looked for and what was found. */
   readonly trace: readonly string[];
+  /** Sources cited beyond the operands' (a count of rows cites its table). */
+  readonly citationIds?: readonly string[];
 }
 
 /** One cell to look up: a phrase naming its row (or catalog labels), a period. */
@@ -124,7 +128,7 @@ interface Plan {
   readonly lookups: ReadonlyMap<string, Lookup>;
   readonly kind: ResultKind;
   /** For a count: the bound and its direction. */
-  readonly bound?: { readonly value: number; readonly above: boolean };
+  readonly bound?: { readonly value: number; readonly above: boolean; readonly percent: boolean };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -327,12 +331,14 @@ function seriesPlan(question: string): Plan | null {
 }
 
 /** The bound of a count ("exceed $200,000 thousand" → 200000 above). */
-function boundOf(question: string): { value: number; above: boolean } | null {
+function boundOf(question: string): { value: number; above: boolean; percent: boolean } | null {
   const above = ABOVE.test(question);
   if (!above && !BELOW.test(question)) return null;
-  const m = /(?:exceed\w*|above|than|over|under|below)\s+(?:US)?\$?\s*(\d[\d,]*(?:\.\d+)?)/iu.exec(question);
+  const m = /(?:exceed\w*|above|than|over|under|below)\s+(?:US)?\$?\s*(\d[\d,]*(?:\.\d+)?)\s*(%|percent)?/iu.exec(
+    question,
+  );
   if (!m) return null;
-  return { value: Number((m[1] as string).replace(/,/g, '')), above };
+  return { value: Number((m[1] as string).replace(/,/g, '')), above, percent: m[2] !== undefined };
 }
 
 /**
@@ -351,7 +357,8 @@ export function planOf(question: string): Plan | null {
   if (defined) return defined;
   const clause = askingClause(question);
   const years = [...new Set(yearsOf(clause))];
-  const asked = pairPlan(clause, years) ?? seriesPlan(clause);
+  // A count of periods is one line item over periods, whatever connectors its clause holds.
+  const asked = COUNT_PERIODS.test(clause) ? seriesPlan(clause) : (pairPlan(clause, years) ?? seriesPlan(clause));
   // A measure over periods ("the 2019 average free cash flow") is a row of its own.
   const measure = measureNamed(question);
   if (measure && (!asked || asked.operation === 'ratio' || asked.operation === 'share'))
@@ -394,7 +401,14 @@ function candidateRows(grids: readonly Grid[], lookup: Lookup) {
   let named = rowsNamed(grids, lookup.phrase);
   if (named.length === 0 && lookup.context) named = rowsNamed(grids, `${lookup.phrase} ${lookup.context}`);
   const best = named[0]?.score ?? 0;
-  return named.filter((m) => m.score === best);
+  const top = named.filter((m) => m.score === best);
+  // A section the phrase names prefers its rows only over rows of other sections, never over a row
+  // whose table prints no section (it may be the one meant): those stay candidates.
+  const label = Math.min(...top.map((m) => wordsOf(m.row.label).length));
+  return [
+    ...top,
+    ...named.filter((m) => m.score < best && m.row.section === '' && wordsOf(m.row.label).length === label),
+  ];
 }
 
 /** Columns of a row for the lookup's period, narrowed to those whose header holds most of the phrase's other words. */
@@ -608,6 +622,9 @@ function countOf(question: string, plan: Plan, grids: readonly Grid[]): Computed
     });
   }
   if (operands.length < 2) return null;
+  // A bound in percent counts percentages, an amount counts amounts: never 315,535 against 20 %.
+  const percents = operands.map((o) => figureOf(o.printed)?.percent === true);
+  if (percents.some((p) => p !== bound.percent)) return null;
   const passing = operands.filter((o) => (bound.above ? o.value > bound.value : o.value < bound.value));
   const formula = `periods of ${row.label} ${bound.above ? '>' : '<'} ${bound.value.toLocaleString('en-US')}`;
   const failing = operands.filter((o) => !passing.includes(o));
@@ -636,14 +653,54 @@ const subjectOfCount = (question: string): string =>
   );
 
 /**
+ * A count of the items a table lists under a section the question names ("how many components are
+ * there under deferred tax assets?"): the rows of that section, totals left out, the items listed.
+ * Null when no section or two sections with different counts answer.
+ */
+function countRows(question: string, grids: readonly Grid[]): Computed | null {
+  const phrase = COUNT_ROWS.exec(question)?.[1];
+  if (!phrase) return null;
+  const words = new Set(wordsOf(phrase));
+  const counts = new Map<string, { grid: Grid; rows: Grid['rows'] }>();
+  for (const grid of grids) {
+    const sections = new Set(grid.rows.map((r) => r.section).filter((x) => x !== ''));
+    for (const section of sections) {
+      const own = wordsOf(section);
+      if (own.length === 0 || !own.every((w) => words.has(w)) || own.length * 2 < words.size) continue;
+      const rows = grid.rows.filter((r) => r.section === section && !TOTAL_LABEL.test(r.label) && r.label !== '');
+      counts.set(`${grid.citationId}|${section}`, { grid, rows });
+    }
+  }
+  const sizes = new Set([...counts.values()].map((c) => c.rows.length));
+  if (counts.size === 0 || sizes.size !== 1) return null;
+  const { grid, rows } = [...counts.values()][0] as { grid: Grid; rows: Grid['rows'] };
+  if (rows.length === 0) return null;
+  const section = rows[0]?.section ?? '';
+  return {
+    status: 'complete',
+    operation: 'count',
+    formula: `rows under ${section}`,
+    written: `${section}: ${rows.map((r) => r.label).join('; ')}`,
+    operands: [],
+    missing: [],
+    result: rows.length,
+    display: String(rows.length),
+    unit: null,
+    trace: [`count: ${rows.length} rows under “${section}” [${grid.citationId}]`],
+    citationIds: [grid.citationId],
+  };
+}
+
+/**
  * The computation a question asks for over the packed sources' tables, or null when it asks for
  * none this stage can do or no operand was found at all (the question is then refused as before).
  */
 export function computeOver(question: string, sources: readonly PackedSource[]): Computed | null {
-  const plan = planOf(question);
-  if (!plan) return null;
   const grids = sources.map(gridOf).filter((g): g is Grid => g !== null && g.rows.length > 0);
   if (grids.length === 0) return null;
+  if (COUNT_ROWS.test(question)) return countRows(question, grids);
+  const plan = planOf(question);
+  if (!plan) return null;
   if (plan.operation === 'count') return countOf(question, plan, grids);
   const texts = new Map(sources.map((x) => [x.citationId, x.text]));
   const trace: string[] = [];
@@ -737,7 +794,7 @@ export function computedAnswer(question: string, sources: readonly PackedSource[
   if (!asksForFigure(question)) return null;
   const c = computeOver(question, sources);
   if (!c) return null;
-  const ids = c.operands.map((o) => o.citationId);
+  const ids = [...c.operands.map((o) => o.citationId), ...(c.citationIds ?? [])];
   const lines = operandLines(c.operands);
   const complete = c.status === 'complete' && c.display !== null;
   const lead = complete

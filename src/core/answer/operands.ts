@@ -145,11 +145,14 @@ export function gridOf(source: PackedSource): Grid | null {
   const headLine = nl >= 0 ? source.text.slice(0, nl) : source.text;
   const context = /\|(?:[^|]*\|)+\s*$/u.exec(headLine)?.[0] ?? '';
   const own = rows.slice(0, first);
-  const header = own.some((r) => r.slice(1).some((c) => c !== '')) ? own : contextRows(context, width);
+  // Rows above the first figure are its column header when they head columns; label-only rows
+  // there ("Alternative investments") are sections, and the header is the context's.
+  const ownHeader = own.some((r) => r.slice(1).some((c) => c !== ''));
+  const header = ownHeader ? own : contextRows(context, width);
   const { columns, periods } = columnsOf(header, width);
   const out: GridRow[] = [];
   let section = '';
-  for (const r of rows.slice(first)) {
+  for (const r of rows.slice(ownHeader ? first : 0)) {
     // Dot leaders ("Total current liabilities . . . . .") and a trailing colon are not the label.
     const label = (r[0] ?? '').replace(/(?:\s*\.){2,}\s*$|[:\s]+$/u, '');
     // Rows narrower than the table lack leading cells: align them from the right.

@@ -79,3 +79,13 @@ export const GENERIC_WORDS: ReadonlySet<string> = new Set([
 
 /** A question for a reason or an explanation, not a figure: "What drove the change…?", "Why did…". */
 export const ASKS_REASON = /\b(?:what\s+(?:drove|caused|explains?)|why|explain|reasons?\s+for)\b/iu;
+
+/**
+ * "how many components are there under deferred tax assets?": a count of the rows a table lists
+ * under a section; group 1 is the section's phrase.
+ */
+export const COUNT_ROWS =
+  /^\s*how\s+many\s+(?!years\b|periods\b|quarters\b|months\b)[\p{L}\s-]{1,40}?\s+(?:are|were|is)\s+(?:there\s+)?(?:under|in|within|listed\s+under)\s+(?:the\s+)?([^?]+?)\s*\??\s*$/iu;
+
+/** Row labels that sum or adjust the rows above them, not items of their own. */
+export const TOTAL_LABEL = /^\s*(?:total|subtotal|gross|net|less|sum)\b/iu;
