@@ -258,6 +258,14 @@ function ComputedWork({
           Not computed: {computed.missing.join('; ')}.
         </p>
       )}
+      <details className="computed-trace">
+        <summary>Lookups</summary>
+        <ul>
+          {computed.trace.map((t, i) => (
+            <li key={i}>{t}</li>
+          ))}
+        </ul>
+      </details>
     </div>
   );
 }
