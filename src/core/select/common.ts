@@ -24,8 +24,8 @@ export const SELECTION_WORK = 'Evidence selection';
 export const SELECTION_STAGES = [
   'pool',
   'rerank',
-  'priors',
   'subject',
+  'priors',
   'cutoff',
   'expand',
   'dedup',

@@ -260,10 +260,22 @@ export async function selectEvidence(
   const [afterRerank] = record('rerank', t, reranked.candidates) as [Candidate[]];
   throwIfAborted(signal, SELECTION_WORK);
 
-  // 3. Priors.
+  // 3. Subject: filings about a company the question does not name leave when it names another —
+  // before priors, so that what stays is scored (min-max) among itself, as without those filings.
+  t = clock();
+  const subject = o.subject ? filterBySubject(question, afterRerank, lookup, o.subject, distinctDropped) : null;
+  // Only the candidates that leave get an entry (and the stage's time): the others are as rerank left them.
+  if (subject && subject.dropped.length > 0) record('subject', t, subject.dropped);
+  else if (subject) timings.subject = clock() - t;
+  const onSubject: readonly Candidate[] = subject ? subject.kept : afterRerank;
+  // A document that leaves here is about another subject: none of its passages (in the pool or past
+  // it) is the other side of a conflict either.
+  const offSubject = subject?.leaving ?? new Set<string>();
+
+  // 4. Priors.
   t = clock();
   const priors = applyPriors(
-    afterRerank,
+    onSubject,
     {
       question,
       lookup,
@@ -272,19 +284,9 @@ export async function selectEvidence(
     },
     o.priors,
   );
-  const [reweighted] = record('priors', t, priors.candidates) as [Candidate[]];
+  const [afterPriors] = record('priors', t, priors.candidates) as [Candidate[]];
 
-  // 3b. Subject: filings about a company the question does not name leave when it names another.
-  t = clock();
-  const subject = o.subject ? filterBySubject(question, reweighted, lookup, o.subject) : null;
-  // Only the candidates that leave get an entry (and the stage's time): the others are as priors left them.
-  if (subject && subject.dropped.length > 0) record('subject', t, subject.dropped);
-  else if (subject) timings.subject = clock() - t;
-  const afterPriors: readonly Candidate[] = subject ? subject.kept : reweighted;
-  // What leaves here is about another subject: not the other side of a conflict either.
-  const offSubject = new Set(subject?.dropped.map((c) => c.id) ?? []);
-
-  // 4. Cutoff.
+  // 5. Cutoff.
   t = clock();
   // The cutoff keeps the best candidate of a rationale nothing above the cut covers (`coverFloor`).
   const coverPairing = pairRationales(rationales, afterPriors, lookup, o.pairing);
@@ -306,7 +308,7 @@ export async function selectEvidence(
   const bounded = longDoc?.long ? onlyLongPastElbow(cut.kept, cut.dropped, cut.elbow, longDoc) : cut;
   const [afterCutoff, cutDropped] = record('cutoff', t, bounded.kept, bounded.dropped) as [Candidate[], Candidate[]];
 
-  // 5. Expand.
+  // 6. Expand.
   t = clock();
   const expanded = expandCandidates(afterCutoff, { lookup, seen: new Map(cutDropped.map((c) => [c.id, c])) }, o.expand);
   const [afterExpand] = record('expand', t, expanded.candidates) as [Candidate[]];
@@ -326,7 +328,7 @@ export async function selectEvidence(
         );
   timings.rationales = (timings.rationales ?? 0) + (clock() - pairingT);
 
-  // 6. Dedup.
+  // 7. Dedup.
   t = clock();
   const dedupOptions = longDoc?.perSection
     ? {
@@ -337,7 +339,7 @@ export async function selectEvidence(
   const deduped = dedupCandidates(afterExpand, { question, lookup, asksEarlier: priors.asksEarlier }, dedupOptions);
   const [afterDedup] = record('dedup', t, deduped.kept, deduped.dropped) as [Candidate[], Candidate[]];
 
-  // 7. MMR.
+  // 8. MMR.
   t = clock();
   const mmrOptions = {
     maxSelect: evidenceCap,
@@ -350,7 +352,7 @@ export async function selectEvidence(
   const [afterMmr] = record('mmr', t, diverse.kept, diverse.dropped) as [Candidate[], Candidate[]];
   throwIfAborted(signal, SELECTION_WORK);
 
-  // 8. Verify (on unless `verify: null`): injection, lineage, conflicts, NLI; may reinstate a conflict side from the pool.
+  // 9. Verify (on unless `verify: null`): injection, lineage, conflicts, NLI; may reinstate a conflict side from the pool.
   let toPack: readonly Candidate[] = afterMmr;
   let packLookup: EvidenceLookup = lookup;
   let verified: VerifyResult | null = null;
@@ -362,7 +364,7 @@ export async function selectEvidence(
         question,
         candidates: afterMmr,
         lookup,
-        context: [...latest.values()].filter((c) => !selected.has(c.id) && !offSubject.has(c.id)),
+        context: [...latest.values()].filter((c) => !selected.has(c.id) && !offSubject.has(c.docId)),
         asksEarlier: priors.asksEarlier,
         maxKeep: evidenceCap,
         ...(input.entailment ? { entailment: input.entailment } : {}),
@@ -379,7 +381,7 @@ export async function selectEvidence(
     throwIfAborted(signal, SELECTION_WORK);
   }
 
-  // 9. Pack.
+  // 10. Pack.
   t = clock();
   const packed = packEvidence(
     toPack,

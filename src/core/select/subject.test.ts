@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SourceType } from '../types';
 import { buildCorpus, candidate, deepFreeze } from './testing';
+import { selectEvidence } from './select';
 import { filterBySubject, subjectOf } from './subject';
 
 const doc = (id: string, title: string, sourceType: SourceType, text: string) => ({
@@ -98,5 +99,47 @@ describe('filterBySubject', () => {
   it('rejects unknown options and out-of-range values', () => {
     expect(() => filterBySubject('q', pool, lookup, { share: 1 } as never)).toThrow(/share/);
     expect(() => filterBySubject('q', pool, lookup, { titleShare: 2 })).toThrow(/titleShare/);
+  });
+});
+
+describe('selectEvidence and the subject stage', () => {
+  // The drift e2e, small: a filing passage retrieved past the pool stated "two days" of remote work
+  // and, read by verify as context, stood as a rival of the current policy's "three days".
+  const library = buildCorpus([
+    doc('v3', 'Remote Work Policy v3.0', 'internal_policy', 'Staff may work remotely for up to three days per week.'),
+    {
+      ...doc(
+        'v2',
+        'Remote Work Policy v2.1',
+        'internal_policy',
+        'Staff may work remotely for up to two days per week.',
+      ),
+      status: 'superseded' as const,
+    },
+    doc(
+      'mgm',
+      'MGM Resorts International — Form 10-K, fiscal year ended December 31, 2022',
+      'official_filing',
+      'Under the hybrid policy for corporate offices, employees work remotely two days per week.',
+    ),
+  ]);
+  const input = {
+    question: 'How many days per week can staff work remotely?',
+    candidates: [candidate('v3#0', 1), candidate('v2#0', 0.9), candidate('mgm#0', 0.1)],
+    chunks: library.chunks,
+    documents: library.documents,
+  };
+  const small = { maxEvidence: 2, pool: { factor: 1, minPool: 2 } };
+
+  it('reads no passage of a filing that leaves as the other side of a conflict, even past the pool', async () => {
+    const p = await selectEvidence(input, small);
+    expect(p.conflicts).toHaveLength(1);
+    expect(p.conflicts[0]).toMatchObject({ status: 'resolved', winner: '3day' });
+    expect(p.sources.map((s) => s.candidateId)).toEqual(['v3#0']);
+  });
+
+  it('without the stage, the filing makes the conflict unresolved', async () => {
+    const p = await selectEvidence(input, { ...small, subject: null });
+    expect(p.conflicts[0]).toMatchObject({ status: 'unresolved' });
   });
 });
