@@ -72,6 +72,7 @@ describe('computeOver', () => {
     ],
     ['What is the gross margin in 2019?', 'measure', '40.16%'],
     ['What is the current ratio in 2018?', 'measure', '2.03'],
+    ['What is the FY2018 - FY2019 2 year average gross margin?', 'average', '39.68%'],
     [
       'What is the 2019 cash ratio? Cash ratio is defined as: total current assets / total current liabilities.',
       'definition',

@@ -138,7 +138,7 @@ interface Plan {
 export function periodsOf(question: string, range: boolean): string[] {
   const years = [...new Set(yearsOf(question))];
   const span =
-    /\b(?:from|between)\s+(?:fy\s*|fiscal\s+(?:year\s+)?)?((?:19|20)\d{2})\s+(?:to|and|through)\s+(?:fy\s*|fiscal\s+(?:year\s+)?)?((?:19|20)\d{2})\b|\b((?:19|20)\d{2})\s*[-–]\s*((?:19|20)\d{2})\b/iu.exec(
+    /\b(?:from|between)\s+(?:fy\s*|fiscal\s+(?:year\s+)?)?((?:19|20)\d{2})\s+(?:to|and|through)\s+(?:fy\s*|fiscal\s+(?:year\s+)?)?((?:19|20)\d{2})\b|\b(?:fy\s?)?((?:19|20)\d{2})\s*[-–]\s*(?:fy\s?)?((?:19|20)\d{2})\b/iu.exec(
       question,
     );
   if (!range || !span) return years;
@@ -363,7 +363,29 @@ export function planOf(question: string): Plan | null {
   const measure = measureNamed(question);
   if (measure && (!asked || asked.operation === 'ratio' || asked.operation === 'share'))
     return measurePlan(measure, years);
+  // "the FY2018 – FY2020 3 year average of capex as a % of revenue": the measure in each year, averaged.
+  if (measure && asked?.operation === 'average' && measure.unit !== 'amount')
+    return averagedMeasurePlan(
+      measure,
+      [...asked.lookups.values()].map((l) => l.year as string),
+    );
   return asked;
+}
+
+/** A catalog measure computed in each of `years` and averaged (each year's items are its own cells). */
+function averagedMeasurePlan(measure: MeasureDefinition, years: readonly string[]): Plan | null {
+  const one = parseFormula(measure.formula);
+  if (!one || years.length < 2) return null;
+  const lookups = new Map<string, Lookup>();
+  const inYear = (f: Formula, y: string): Formula => {
+    if (f.kind === 'constant') return f;
+    if (f.kind === 'apply') return apply(f.op, inYear(f.left, y), inYear(f.right, y));
+    lookups.set(`${f.name} ${y}`, { phrase: f.name, year: y, labels: measure.items[f.name] ?? [f.name] });
+    return operand(`${f.name} ${y}`);
+  };
+  const total = years.map((y) => inYear(one, y)).reduce((a, b) => apply('+', a, b));
+  const kind: ResultKind = measure.unit === 'percent' ? 'percent' : measure.unit === 'days' ? 'days' : 'ratio';
+  return { operation: 'average', formula: apply('/', total, constant(years.length)), lookups, kind };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ describe('measureNamed', () => {
     ['What is the FY2019 gross margin?', 'gross margin'],
     ['What was the gross profit margin in 2018?', 'gross margin'],
     ['What is the operating margin for FY2020?', 'operating margin'],
+    ['What is the 3 year average unadjusted operating income % margin?', 'operating margin'],
     ['What is the quick ratio at the end of FY2021?', 'quick ratio'],
     ['What is the acid-test ratio?', 'quick ratio'],
     ['What was the working capital ratio in 2019?', 'working capital ratio'],

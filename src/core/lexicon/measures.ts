@@ -157,7 +157,7 @@ export const MEASURES: readonly MeasureDefinition[] = [
   },
   {
     name: 'operating margin',
-    pattern: /\boperating\s+(?:profit\s+|income\s+)?margin\b/iu,
+    pattern: /\boperating\s+(?:profit\s+|income\s+)?(?:%\s*)?margin\b/iu,
     formula: 'operating income / revenue * 100',
     items: { 'operating income': OPERATING_INCOME, revenue: REVENUE },
     unit: 'percent',
