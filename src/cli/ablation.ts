@@ -80,14 +80,10 @@ import { poolCandidates } from '../core/select/pool';
 import { applyPriors } from '../core/select/priors';
 import { selectEvidence, type SelectionOptions } from '../core/select/select';
 import type { EvidencePacket } from '../core/select/packet';
-import { answerFromPacket, type Answer } from '../core/answer/extractive';
-import {
-  abstentionSignals,
-  decideAbstention,
-  type AbstentionDecision,
-  type AbstentionOptions,
-  type AbstentionSignals,
-} from '../core/answer/abstain';
+import type { Answer } from '../core/answer/extractive';
+import { answerQuestion } from '../core/pipeline/answer-question';
+import { candidateLibrary } from '../core/pipeline/candidate-library';
+import { type AbstentionDecision, type AbstentionOptions, type AbstentionSignals } from '../core/answer/abstain';
 import type { Candidate, Chunk, DocumentMeta, Hit } from '../core/types';
 import { fnv1a64 } from '../core/util/hash';
 import { TopK } from '../core/util/topk';
@@ -605,19 +601,39 @@ export interface AnsweredQuery {
   readonly leadDocId: string | null;
 }
 
-/** `fullPacket` → `answerFromPacket` → `abstentionSignals` → `decideAbstention` (what src/worker/ask.ts does). */
+/**
+ * A query through the app's answer path (core/pipeline `answerQuestion`, as src/worker/ask.ts
+ * runs it): retrieval is the query's prepared candidates; the follow-up searches of inquiry are off
+ * (a SciFact claim has no record to look up), so the release decision is the abstention model's.
+ */
 export async function answerQuery(
   q: PreparedQuery,
   data: AblationData,
   options: Partial<SelectionOptions>,
   abstention: Partial<AbstentionOptions> = {},
 ): Promise<AnsweredQuery> {
-  const packet = await fullPacket(q, data, options);
-  const answer = answerFromPacket(packet);
-  const signals = abstentionSignals({ packet, answer, candidates: q.candidates });
+  const { lookup } = data;
+  const library = candidateLibrary({
+    chunks: lookup.chunks,
+    documents: lookup.documents,
+    ...(lookup.vectorOf ? { vectorOf: lookup.vectorOf } : {}),
+    // Only the claim itself is searched for (by its prepared ranking).
+    retrieve: (query) => (query === q.text ? q.candidates : []),
+    dense: true,
+    fusion: 'prepared',
+  });
+  const run = await answerQuestion(library, q.text, {
+    pool: q.candidates.length,
+    selection: options,
+    now: 0,
+    tokenCounter: data.tokenCounter,
+    abstention,
+    inquiry: null,
+  });
+  const { packet, answer, decision } = run;
   const lead = answer.sentences[0]?.citationId;
   const leadDocId = packet.sources.find((s) => s.citationId === lead)?.docId ?? null;
-  return { packet, answer, signals, decision: decideAbstention(signals, abstention), leadDocId };
+  return { packet, answer, signals: decision.signals, decision, leadDocId };
 }
 
 /** Expansion for the `+expand` row: the profile's, or ±1 neighbours when the profile has it off. */

@@ -29,10 +29,8 @@ import { parseArgs } from 'node:util';
 import { EvidentError } from '../core/errors';
 import type { Embedder } from '../models/embedder';
 import { sharedRoot } from '../node/shared-data';
-import { ask } from '../worker/ask';
 import type { AskResult } from '../worker/ask-api';
 import type { Engine } from '../worker/engine';
-import { SettingsHost } from '../worker/settings';
 import {
   evidenceHit,
   gradeAnswer,
@@ -42,7 +40,7 @@ import {
   type GradeRule,
   type PackedPassage,
 } from './answers-grade';
-import { chunkPages, ingestLibraries, type IngestTimeline } from './docqa';
+import { benchmarkAsk, chunkPages, ingestLibraries, type IngestTimeline } from './docqa';
 
 export interface AnswersQuestion {
   readonly id: string;
@@ -269,10 +267,7 @@ export async function runAnswers(dir: string, options: AnswersOptions = {}): Pro
   const records: AnswerRecord[] = [];
   for (const [i, q] of questions.entries()) {
     const tq = performance.now();
-    const result = await ask(
-      { engine: engines.get(q.doc) as Engine, settings: new SettingsHost(() => null) },
-      q.question,
-    );
+    const result = await benchmarkAsk(engines.get(q.doc) as Engine, q.question);
     const askMs = performance.now() - tq;
     const gold = goldOf(q);
     // Pages count on the question's own document only; words count in any packed passage.

@@ -256,14 +256,21 @@ export function chunkPages(chunk: Chunk, parsed: ParsedDocument): number[] {
 // ---------------------------------------------------------------------------------------------
 // Asking and grading
 
+/**
+ * A question as the document-QA benchmarks ask it: the worker's `ask` (core/pipeline's answer
+ * path) with the app's default settings, over the benchmark's engine.
+ */
+export function benchmarkAsk(engine: Engine, question: string): Promise<AskResult> {
+  return ask({ engine, settings: new SettingsHost(() => null) }, question);
+}
+
 async function askOne(
   engine: Engine,
   q: DocQaQuestion,
   pagesOfChunk: (docId: string, chunkId: string) => number[],
 ): Promise<QuestionResult> {
-  const settings = new SettingsHost(() => null);
   const t0 = performance.now();
-  const result = await ask({ engine, settings }, q.question);
+  const result = await benchmarkAsk(engine, q.question);
   const askMs = performance.now() - t0;
   const gold = new Set(q.evidence.map((e) => e.page));
   const onGold = (docId: string, chunkId: string): boolean =>

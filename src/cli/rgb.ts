@@ -31,18 +31,14 @@ import { fuse } from '../core/retrieval/fusion';
 import { searchWithTermWeights } from '../core/retrieval/term-weights';
 import { DEFAULT_ENGINE_OPTIONS } from '../worker/engine';
 import type { Candidate, Hit, SourceType } from '../core/types';
-import { selectEvidence } from '../core/select/select';
 import type { EvidencePacket } from '../core/select/packet';
 import type { SelectionOptions } from '../core/select/select';
 import type { PackedSource } from '../core/select/pack';
 import { buildCorpus, type FixtureDoc } from '../core/select/testing';
-import { answerExtractive, answerFromPacket, type Answer } from '../core/answer/extractive';
-import {
-  abstentionSignals,
-  decideAbstention,
-  type AbstentionDecision,
-  type AbstentionSignals,
-} from '../core/answer/abstain';
+import { answerExtractive, type Answer } from '../core/answer/extractive';
+import type { AbstentionDecision, AbstentionSignals } from '../core/answer/abstain';
+import { answerQuestion } from '../core/pipeline/answer-question';
+import { candidateLibrary } from '../core/pipeline/candidate-library';
 import { foldText } from '../core/verify/values';
 import { mulberry32 } from '../core/util/prng';
 import { formatTable, parseCli, pct, readJsonl, runIfMain } from './common';
@@ -395,6 +391,7 @@ async function runCase(
   let answer: Answer;
   let sources: readonly PackedSource[];
   let packet: EvidencePacket | null = null;
+  let runDecision: AbstentionDecision | null = null;
   if (config === 'baseline-top5') {
     sources = packTop(candidates, corpus, 5);
     answer = answerExtractive({ question: row.query, sources });
@@ -406,15 +403,29 @@ async function runCase(
       denseVectorOf: denseRun?.vectorOf ?? null,
     }));
   } else {
-    packet = await selectEvidence(
-      { question: row.query, candidates, chunks: corpus.chunks, documents: corpus.documents },
-      { ...selection, verify: selection.verify ?? {} },
-    );
+    // The app's answer path (core/pipeline), over this question's passages: its retrieval is the
+    // fused ranking above. Inquiry is off: RGB measures the first answer (a follow-up search
+    // would rank the same few passages again; the inquiry benchmark measures its chains).
+    const library = candidateLibrary({
+      chunks: corpus.chunks,
+      documents: corpus.documents,
+      retrieve: (query) => (query === row.query ? candidates : retrieve(query, passages, [])),
+      dense: denseRun !== null,
+      fusion: APP_FUSION,
+    });
+    const run = await answerQuestion(library, row.query, {
+      pool: candidates.length,
+      selection: { ...selection, verify: selection.verify ?? {} },
+      inquiry: null,
+    });
+    packet = run.packet;
     sources = packet.sources;
-    answer = answerFromPacket(packet);
+    answer = run.answer;
+    // The app's outcome: validation may withhold what the abstention model released.
+    const withheld = run.verdict.outcome === 'abstain';
+    runDecision = withheld && !run.decision.abstain ? { ...run.decision, abstain: true } : run.decision;
   }
-  const signals = packet ? abstentionSignals({ packet, answer, candidates }) : null;
-  const decision = abstain && signals ? decideAbstention(signals) : null;
+  const decision = abstain ? runDecision : null;
   const answeredCorrectly =
     answer.kind === 'answer' && states(answer.text, row.answer) && !states(answer.text, row.fakeanswer);
   const outcome = outcomeOf(answer, decision?.abstain ?? false, row);
@@ -428,7 +439,7 @@ async function runCase(
     answer: answer.text,
     answerKind: answer.kind,
     abstention: decision,
-    signals,
+    signals: runDecision?.signals ?? null,
     answeredCorrectly,
     spanCorrect: outcome === 'correct' && states(short, row.answer) && !states(short, row.fakeanswer),
   };

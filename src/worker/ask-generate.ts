@@ -12,7 +12,6 @@
  * passage, and the `<source id=… document=… section=… effective=… status=… flagged=…>…</source>`
  * wrapper adds its syntax, so every item pays the tag's worst case (all attributes) on top.
  */
-import { abstentionSignals, type AbstentionDecision } from '../core/answer/abstain';
 import { answerGenerative, buildPrompt, sourceBlock, type Generator } from '../core/answer/generative';
 import type { Answer } from '../core/answer/extractive';
 import { EvidentError } from '../core/errors';
@@ -140,30 +139,4 @@ export function isAborted(err: unknown): boolean {
 export function fallbackReason(err: unknown, generatorId: string): string {
   const message = err instanceof Error ? err.message : String(err);
   return `${generatorId} failed (${message}); the answer quotes the evidence instead.`;
-}
-
-/**
- * The abstention decision for a generated answer. The fitted model (`decideAbstention`) reads
- * features of the extractive answer (its best sentence's score, the short-answer vote), which a
- * generated answer does not have, so only its rules apply: the generator said
- * `insufficient_evidence`, or the question names something no packed passage mentions. Whether
- * the generated claims are supported is validation's job (an unsupported answer abstains there).
- */
-export function generatedAnswerDecision(
-  packet: EvidencePacket,
-  answer: Answer,
-  candidates: Parameters<typeof abstentionSignals>[0]['candidates'],
-): AbstentionDecision {
-  const signals = abstentionSignals({ packet, answer, candidates });
-  const decide = (abstain: boolean, reason: AbstentionDecision['reason']): AbstentionDecision => ({
-    abstain,
-    reason,
-    pCorrect: null,
-    signals,
-    suggestion: null,
-  });
-  if (answer.kind === 'conflict') return decide(true, 'conflict');
-  if (answer.kind === 'insufficient') return decide(true, 'insufficient');
-  if (signals.missingEntities.length > 0) return decide(true, 'missing_premise');
-  return decide(false, 'none');
 }

@@ -18,27 +18,24 @@
  * Runtime-neutral: `ask` takes its collaborators (an engine, settings, models), so the same code
  * runs in the worker and in Node tests against a real `Engine`.
  */
-import { abstentionSignals, decideAbstention, type AbstentionDecision } from '../core/answer/abstain';
-import { answerFromPacket, sourceBody, type Answer } from '../core/answer/extractive';
-import { validateAnswer, type Validation } from '../core/answer/validate';
+import { sourceBody, type Answer } from '../core/answer/extractive';
+import type { Validation } from '../core/answer/validate';
 import { decideOutcome } from '../core/answer/decide';
 import { EvidentError } from '../core/errors';
-import { inquire, searchOf } from '../core/inquiry';
+import type { InquiryTrace } from '../core/inquiry';
+import { answerQuestion, type AnsweredQuestion } from '../core/pipeline/answer-question';
 import { inquiryAnswer } from './inquiry-answer';
 import { outcomeOf, type EvidencePacket } from '../core/select/packet';
 import type { CrossEncoder } from '../core/select/rerank';
 import { estimateTokens, type TokenCounter } from '../core/select/pack';
-import { selectEvidence, type SelectionOptions } from '../core/select/select';
-import { termsOf } from '../core/select/rationales';
+import type { SelectionOptions } from '../core/select/select';
 import type { PriorState } from '../core/select/priors';
 import type { Candidate, Chunk, DocumentMeta } from '../core/types';
 import type { EntailmentModel } from '../core/verify/nli';
-import { throwIfAborted } from './abort-registry';
 import type { SearchResponse } from './api';
 import {
   fallbackReason,
   generateAnswer,
-  generatedAnswerDecision,
   isAborted,
   planGeneration,
   type AskGenerator,
@@ -150,25 +147,8 @@ export async function ask(deps: AskDeps, question: string, cb: AskCallbacks = {}
   }
   const q = question.trim();
   const { signal, onProgress } = cb;
-  const t0 = performance.now();
-
   onProgress?.({ phase: 'retrieve' });
   const [values, priors] = await Promise.all([deps.settings.values(), deps.settings.priors()]);
-  const response = await deps.engine.search(q, { k: ASK_POOL, signal });
-  throwIfAborted(signal);
-  const candidates: Candidate[] = response.hits.map((h) => ({
-    id: h.chunkId,
-    docId: h.docId,
-    score: h.score,
-    scores: h.scores,
-    ranks: h.ranks,
-    trace: h.trace,
-  }));
-  const retrievalRank = new Map(response.hits.map((h) => [h.chunkId, h.rank]));
-  const t1 = performance.now();
-
-  onProgress?.({ phase: 'select' });
-  const view = deps.engine.selectionView(new Set(candidates.map((c) => c.docId)));
   const models = deps.models?.() ?? { crossEncoder: null, nli: null };
   const generator = models.generator ?? null;
   let plan: GenerationPlan | null = null;
@@ -178,91 +158,65 @@ export async function ask(deps: AskDeps, question: string, cb: AskCallbacks = {}
     if ('skip' in planned) generatorFallback = planned.skip;
     else plan = planned;
   }
-  const packet = await selectEvidence(
-    {
-      question: q,
-      candidates,
-      chunks: view.chunks,
-      documents: view.documents,
-      vectorOf: (id) => deps.engine.vectorOf(id),
-      priors,
-      now: deps.now?.() ?? Date.now(),
-      ...(models.crossEncoder ? { crossEncoder: models.crossEncoder } : {}),
-      ...(models.nli ? { entailment: models.nli } : {}),
-      ...(plan ? { tokenCounter: plan.tokenCounter } : {}),
-      ...(signal ? { signal } : {}),
-    },
-    {
-      ...selectionOptions(values, q, plan?.evidenceTokens, plan?.tokenCounter),
-      ...deps.selection,
-    },
-  );
-  throwIfAborted(signal);
-  const t2 = performance.now();
-
-  onProgress?.({ phase: 'answer', ...(generator && plan ? { answerer: generator.id } : {}) });
-  let answer: Answer | null = null;
-  if (generator && plan && packet.sources.length > 0) {
+  const answerer = async (packet: EvidencePacket): Promise<Answer | null> => {
+    if (!generator || !plan) return null;
     try {
-      answer = await generateAnswer(generator, packet, plan, {
+      return await generateAnswer(generator, packet, plan, {
         ...(signal ? { signal } : {}),
         onText: (partial) => onProgress?.({ phase: 'answer', answerer: generator.id, partial }),
       });
     } catch (err) {
       if (isAborted(err)) throw err;
       generatorFallback = fallbackReason(err, generator.id);
+      return null;
     }
-  } else if (generator && plan) {
+  };
+  const run = await answerQuestion(deps.engine, q, {
+    pool: ASK_POOL,
+    selection: { ...selectionOptions(values, q, plan?.evidenceTokens, plan?.tokenCounter), ...deps.selection },
+    priors,
+    now: deps.now?.() ?? Date.now(),
+    crossEncoder: models.crossEncoder,
+    nli: models.nli,
+    ...(plan ? { tokenCounter: plan.tokenCounter } : {}),
+    answerer,
+    inquiry: { budget: values.inquiry.budget, topR: values.inquiry.topR },
+    ...(signal ? { signal } : {}),
+    onPhase: (phase) => {
+      if (phase === 'retrieve') return;
+      onProgress?.({ phase, ...(phase === 'answer' && generator && plan ? { answerer: generator.id } : {}) });
+    },
+  });
+  if (generator && plan && run.packet.sources.length === 0) {
     generatorFallback = `No passage fits ${generator.id}'s evidence budget (${plan.evidenceTokens} tokens), so it was not asked.`;
   }
-  answer ??= answerFromPacket(packet);
-  throwIfAborted(signal);
-  const t3 = performance.now();
+  const result = askResultOf(run, deps.engine, { models, plan, generatorFallback });
+  onProgress?.({ phase: 'done' });
+  return result;
+}
 
-  onProgress?.({ phase: 'validate' });
-  const validation = await validateAnswer({
-    answer: answer.text,
-    sources: packet.sources,
-    ...(models.nli ? { entailment: models.nli } : {}),
-    ...(signal ? { signal } : {}),
-  });
-  const decision =
-    answer.answerer === 'extractive'
-      ? decideAbstention(abstentionSignals({ packet, answer, candidates }))
-      : generatedAnswerDecision(packet, answer, candidates);
-  throwIfAborted(signal);
-  const t4 = performance.now();
-
-  const elsewhere = await mentionedElsewhere(deps.engine, decision, signal);
-  const verdict = decideOutcome(answer, validation, decision, packet, elsewhere);
-  // Premise-directed inquiry (src/core/inquiry): when the first evidence leaves the question
-  // unresolved, follow-up queries for the record that would settle it; its rounds and its
-  // release decision go to the trail, and a released chain becomes the answer (inquiry-answer.ts).
-  const inquiry = await inquire(
-    {
-      question: q,
-      outcome: verdict.outcome,
-      uncovered: packet.rationales.filter((r) => !r.covered).map((r) => r.rationale.text),
-      evidence: packet.sources.map((s) => ({ id: s.chunkId, docId: s.docId, title: s.title, text: sourceBody(s) })),
-      search: searchOf(deps.engine, signal),
-      vectorOf: (id) => deps.engine.vectorOf(id),
-      ...(signal ? { signal } : {}),
-    },
-    { budget: values.inquiry.budget, topR: values.inquiry.topR },
-  );
-  throwIfAborted(signal);
+/** The worker's result of one run of the answer path: the answer, its sources and the whole trail. */
+function askResultOf(
+  run: AnsweredQuestion,
+  engine: AskEngine,
+  ctx: { models: AskModels; plan: GenerationPlan | null; generatorFallback: string | null },
+): AskResult {
+  const { packet, answer, validation, decision, verdict, response, candidates, view } = run;
+  const { models, plan } = ctx;
+  const generator = models.generator ?? null;
+  const inquiry = run.inquiry as InquiryTrace;
   const firstSources = packet.sources.map(toAskSource);
   const settled = inquiryAnswer(
     verdict.outcome,
-    inquiry.trace,
+    inquiry,
     firstSources,
     // The chain's records are among those the follow-up queries added or the packet held.
-    deps.engine.selectionView(new Set([...inquiry.followUp.map((r) => r.docId), ...firstSources.map((s) => s.docId)])),
+    engine.selectionView(new Set([...run.followUpDocIds, ...firstSources.map((s) => s.docId)])),
   );
   const firstAnswer = toAskAnswer(answer, validation);
-  onProgress?.({ phase: 'done' });
+  const retrievalRank = new Map(response.hits.map((h) => [h.chunkId, h.rank]));
   return {
-    question: q,
+    question: run.question,
     ...(settled ? { outcome: 'supported' as const, reason: settled.reason, suggestion: null } : verdict),
     answer: settled ? settled.answer : firstAnswer,
     sources: settled ? settled.sources : firstSources,
@@ -275,22 +229,7 @@ export async function ask(deps: AskDeps, question: string, cb: AskCallbacks = {}
       supportingIds: r.supportingIds,
       candidateIds: r.candidateIds,
     })),
-    conflicts: packet.conflicts.map((c): AskConflict => ({
-      id: c.id,
-      kind: c.kind,
-      onQuestion: c.onQuestion,
-      status: c.status,
-      winner: c.winner,
-      resolvedBy: c.resolvedBy,
-      reason: c.reason,
-      sides: c.sides.map((s) => ({
-        key: s.key,
-        display: s.display,
-        support: s.support,
-        candidateIds: s.candidateIds,
-        citationIds: s.citationIds,
-      })),
-    })),
+    conflicts: packet.conflicts.map(toAskConflict),
     flags: packet.flags.map((f) => ({
       kind: f.kind,
       candidateId: f.candidateId,
@@ -312,15 +251,15 @@ export async function ask(deps: AskDeps, question: string, cb: AskCallbacks = {}
       pool: candidates.length,
       dense: response.dense,
       fusion: response.fusion,
-      keywordsOnly: response.dense ? null : keywordsOnlyReason(deps.engine),
+      keywordsOnly: response.dense ? null : keywordsOnlyReason(engine),
     },
     models: {
-      embedder: response.dense ? (deps.engine.embedder?.id ?? null) : null,
+      embedder: response.dense ? (engine.embedder?.id ?? null) : null,
       reranker: packet.reranker,
       nli: models.nli?.id ?? null,
       answerer: answer.answerer,
       budgetTokens: plan ? plan.generatorId : 'estimate',
-      generatorFallback,
+      generatorFallback: ctx.generatorFallback,
       devices: (models.devices ?? []).filter((d) =>
         d.role === 'embedder'
           ? response.dense
@@ -335,17 +274,36 @@ export async function ask(deps: AskDeps, question: string, cb: AskCallbacks = {}
     asksEarlier: packet.asksEarlier,
     independentSources: packet.independentSources,
     timings: {
-      retrieveMs: t1 - t0,
+      retrieveMs: run.timings.retrieve,
       // Retrieval per stage (lexicalMs, embedMs, denseMs, fuseMs), then selection per stage.
       ...response.timings,
       ...Object.fromEntries(Object.entries(packet.timings).map(([k, v]) => [`${k}Ms`, v ?? 0])),
-      selectMs: t2 - t1,
-      answerMs: t3 - t2,
-      validateMs: t4 - t3,
-      inquiryMs: inquiry.trace.ms,
-      totalMs: performance.now() - t0,
+      selectMs: run.timings.select,
+      answerMs: run.timings.answer,
+      validateMs: run.timings.validate,
+      inquiryMs: run.timings.inquiry,
+      totalMs: run.timings.total,
     },
-    inquiry: inquiry.trace,
+    inquiry,
+  };
+}
+
+function toAskConflict(c: EvidencePacket['conflicts'][number]): AskConflict {
+  return {
+    id: c.id,
+    kind: c.kind,
+    onQuestion: c.onQuestion,
+    status: c.status,
+    winner: c.winner,
+    resolvedBy: c.resolvedBy,
+    reason: c.reason,
+    sides: c.sides.map((s) => ({
+      key: s.key,
+      display: s.display,
+      support: s.support,
+      candidateIds: s.candidateIds,
+      citationIds: s.citationIds,
+    })),
   };
 }
 
@@ -354,31 +312,6 @@ function keywordsOnlyReason(engine: AskEngine): string {
   if (!engine.embedder) return 'the embedding model is not loaded';
   if (engine.denseOnHold) return `the library is being re-embedded with ${engine.embedder.id}`;
   return 'no passage has a vector yet';
-}
-
-/**
- * The question's names that no packed passage mentions but the library does (a keyword search
- * for each finds a passage or a title): the refusal must not say the documents lack them.
- */
-async function mentionedElsewhere(
-  engine: AskEngine,
-  decision: Pick<AbstentionDecision, 'reason' | 'signals'>,
-  signal: AbortSignal | undefined,
-): Promise<string[]> {
-  if (decision.reason !== 'missing_premise') return [];
-  const found: string[] = [];
-  for (const entity of decision.signals.missingEntities) {
-    // A keyword search finds a passage for any one of the entity's words ("2022" of "FY2022"): it
-    // is mentioned only where one passage (its title and headings included) holds every word.
-    const want = termsOf(entity);
-    const hits = await engine.search(entity, { k: 5, ...(signal ? { signal } : {}) });
-    const holds = (h: (typeof hits.hits)[number]): boolean => {
-      const have = new Set(termsOf([h.title, ...h.headings, h.text].join('\n')));
-      return want.length > 0 && want.every((t) => have.has(t));
-    };
-    if (hits.hits.some(holds)) found.push(entity);
-  }
-  return found;
 }
 
 /** Why the cut keeps more than its elbow, when a floor applied: the higher floor's reason (the one that binds). */

@@ -8,8 +8,9 @@
  * (`elsewhere`, found by a search of the whole library), never "no other passage confirms it"
  * in a one-document library (abstain.ts), and gives no example from another domain.
  */
-import type { AbstentionDecision } from './abstain';
+import { abstentionSignals, decideAbstention, type AbstentionDecision, type AbstentionOptions } from './abstain';
 import type { Answer } from './extractive';
+import type { Candidate } from '../types';
 import type { Validation } from './validate';
 import type { EvidencePacket } from '../select/packet';
 
@@ -51,6 +52,33 @@ const SUGGESTIONS: Readonly<Record<string, string>> = Object.freeze({
   computation:
     'The passages below hold the figures it needs: ask for each by its row label and period as the table prints them, or load a generator in Settings → Model profile.',
 });
+
+/**
+ * Whether the answer may be released, before validation: the extractive answer by the fitted
+ * abstention model and its rules (abstain.ts); a generator's answer — which states its own
+ * refusal — by the rules alone: a conflict, no answer, or a name the question mentions that no
+ * packed passage does.
+ */
+export function decideRelease(
+  packet: EvidencePacket,
+  answer: Answer,
+  candidates: readonly Candidate[],
+  abstention: Partial<AbstentionOptions> = {},
+): AbstentionDecision {
+  const signals = abstentionSignals({ packet, answer, candidates });
+  if (answer.answerer === 'extractive') return decideAbstention(signals, abstention);
+  const decide = (abstain: boolean, reason: AbstentionDecision['reason']): AbstentionDecision => ({
+    abstain,
+    reason,
+    pCorrect: null,
+    signals,
+    suggestion: null,
+  });
+  if (answer.kind === 'conflict') return decide(true, 'conflict');
+  if (answer.kind === 'insufficient') return decide(true, 'insufficient');
+  if (signals.missingEntities.length > 0) return decide(true, 'missing_premise');
+  return decide(false, 'none');
+}
 
 /**
  * One outcome from the answer, its validation and the abstention decision, in this order:
