@@ -107,3 +107,21 @@ export const SUBORDINATORS: ReadonlySet<string> = new Set([
   'excluding',
   'including',
 ]);
+
+/**
+ * Determiners and possessives that may open the asked phrase after the question word ("what was
+ * the total …", "what is its margin"): they are skipped, the phrase's words follow.
+ */
+export const ASKED_DETERMINERS: ReadonlySet<string> = new Set([
+  'the',
+  'a',
+  'an',
+  'this',
+  'that',
+  'these',
+  'those',
+  'its',
+  'their',
+  'his',
+  'her',
+]);

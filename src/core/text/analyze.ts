@@ -25,46 +25,9 @@
  */
 import { stemmer } from 'stemmer';
 import { assertKnownOptions, EvidentError } from '../errors';
+import { LUCENE_ENGLISH_STOPWORDS } from '../lexicon/stopwords';
 
-/**
- * Lucene `EnglishAnalyzer.ENGLISH_STOP_WORDS_SET` (org.apache.lucene.analysis.en), the stop set
- * of Anserini's default analyzer used for its BEIR BM25 baselines.
- */
-export const LUCENE_ENGLISH_STOPWORDS: ReadonlySet<string> = new Set([
-  'a',
-  'an',
-  'and',
-  'are',
-  'as',
-  'at',
-  'be',
-  'but',
-  'by',
-  'for',
-  'if',
-  'in',
-  'into',
-  'is',
-  'it',
-  'no',
-  'not',
-  'of',
-  'on',
-  'or',
-  'such',
-  'that',
-  'the',
-  'their',
-  'then',
-  'there',
-  'these',
-  'they',
-  'this',
-  'to',
-  'was',
-  'will',
-  'with',
-]);
+export { LUCENE_ENGLISH_STOPWORDS };
 
 export const STOPWORD_SETS = ['lucene', 'none'] as const;
 export type StopwordSet = (typeof STOPWORD_SETS)[number];

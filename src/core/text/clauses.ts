@@ -7,7 +7,7 @@
  * (and a copula): "what was the total revenue of X" → "total revenue", head "revenue".
  * Word lists are data in `core/lexicon`.
  */
-import { AUXILIARIES, INTERROGATIVES, REQUESTS, SUBORDINATORS } from '../lexicon/clauses';
+import { ASKED_DETERMINERS, AUXILIARIES, INTERROGATIVES, REQUESTS, SUBORDINATORS } from '../lexicon/clauses';
 import { PHRASE_END } from '../lexicon/answer-kinds';
 
 const firstWord = (text: string): string => (text.trim().match(/^[\p{L}'’-]+/u)?.[0] ?? '').toLowerCase();
@@ -19,12 +19,25 @@ export function mainClause(question: string): string {
   // Opens with the asking clause: "When did …", "What is …" ("when" opens both kinds: only a
   // later asking clause after a comma makes it a condition).
   const parts = q.split(/[,;]\s*/u);
-  if (parts.length < 2 || !SUBORDINATORS.has(lead)) return q;
+  if (parts.length < 2 || !SUBORDINATORS.has(lead)) return fromInterrogative(q);
   for (let i = parts.length - 1; i >= 1; i--) {
     const w = firstWord(parts[i] as string);
-    if (INTERROGATIVES.has(w) || AUXILIARIES.has(w)) return parts.slice(i).join(', ');
+    if (INTERROGATIVES.has(w) || AUXILIARIES.has(w)) return fromInterrogative(parts.slice(i).join(', '));
   }
-  return q;
+  return fromInterrogative(q);
+}
+
+/**
+ * A clause whose interrogative follows a preposition asks with that interrogative: "By what date
+ * is the return due?" asks "what date …", "In which year …" asks "which year …", "To whom …" asks
+ * "whom …".
+ */
+function fromInterrogative(clause: string): string {
+  const m = clause.match(/^([\p{L}'’-]+)\s+([\p{L}'’-]+)/u);
+  if (!m) return clause;
+  const [first, second] = [(m[1] as string).toLowerCase(), (m[2] as string).toLowerCase()];
+  if (INTERROGATIVES.has(first) || !SUBORDINATORS.has(first) || !INTERROGATIVES.has(second)) return clause;
+  return clause.slice((m[1] as string).length).trimStart();
 }
 
 /**
@@ -50,7 +63,7 @@ export function askedPhrase(clause: string): { readonly phrase: string; readonly
   if (words.length < 2 || !INTERROGATIVES.has(words[0] as string)) return null;
   let i = 1;
   if (AUXILIARIES.has(words[i] as string)) i++;
-  if (/^(?:the|a|an|this|that|these|those|its|their|his|her)$/u.test(words[i] ?? '')) i++;
+  if (ASKED_DETERMINERS.has(words[i] ?? '')) i++;
   const phrase: string[] = [];
   for (; i < words.length && phrase.length < 5; i++) {
     const w = words[i] as string;

@@ -1,3 +1,4 @@
+import { ABBREVIATIONS, NUMBER_ABBREVIATIONS } from '../lexicon/abbreviations';
 /**
  * Rule-based sentence segmentation in one left-to-right pass (linear time, no regex on the
  * text), returning offsets so callers can slice the source exactly.
@@ -63,38 +64,6 @@ const OPENERS = new Set([0x22, 0x27, 0x28, 0x5b, 0x7b, 0x2018, 0x201c, 0xab, 0x2
 
 const DOT = 0x2e;
 const NEWLINE = 0x0a;
-
-/** Abbreviations that never end a sentence, lower-cased, without their final dot. */
-const ABBREVIATIONS = new Set([
-  'e.g',
-  'i.e',
-  'cf',
-  'vs',
-  'viz',
-  'al',
-  'dr',
-  'mr',
-  'mrs',
-  'ms',
-  'prof',
-  'st',
-  'jr',
-  'sr',
-  'fig',
-  'figs',
-  'eq',
-  'eqs',
-  'ref',
-  'refs',
-  'sec',
-  'approx',
-  'dept',
-  'ca',
-  'incl',
-  'resp',
-]);
-/** Abbreviations that end a sentence unless a number follows ("No. 5" but "The answer is no."). */
-const NUMBER_ABBREVIATIONS = new Set(['no', 'nos', 'nr', 'p', 'pp', 'vol', 'vols', 'ch', 'art', 'para', 'tab']);
 
 /** Longest token we inspect for an abbreviation; longer ones are ordinary words. */
 const MAX_ABBREVIATION = 12;

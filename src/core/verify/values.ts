@@ -22,6 +22,17 @@ import { FIGURE_HEADS } from '../lexicon/answer-kinds';
 import { askedPhrase, mainClause } from '../text/clauses';
 import type { Token } from '../select/common';
 import { tokenize } from '../select/common';
+import { SCALE_WORDS } from '../lexicon/numbers';
+import { NAME_LINKS, SENTENCE_START_CAPS } from '../lexicon/names';
+import { WEEKDAYS } from '../lexicon/periods';
+import {
+  DATE_OPENING,
+  DATE_PHRASE,
+  DEFINITION,
+  DESCRIPTION,
+  ENTITY_OPENING,
+  HOW_MEASURE_OPENING,
+} from '../lexicon/questions';
 
 export const VALUE_KINDS = ['date', 'number', 'entity'] as const;
 export type ValueKind = (typeof VALUE_KINDS)[number];
@@ -271,7 +282,7 @@ function numberWordsValue(words: readonly string[]): number | null {
 // A number with optional currency before and scale/unit after.
 const NUMBER_RE = new RegExp(
   '(?:([$€£¥])\\s?)?(\\d{1,3}(?:,\\d{3})+(?:\\.\\d+)?|\\d+(?:\\.\\d+)?)' +
-    '(?:\\s?(%)|\\s?(thousand|million|billion|trillion|bn|mn|tn|k|m|b)\\b)?' +
+    `(?:\\s?(%)|\\s?(${SCALE_WORDS.join('|')})\\b)?` +
     '(?:\\s?(%)|\\s+([a-z]+)\\b)?',
   'giu',
 );
@@ -286,34 +297,6 @@ const NUMBER_WORD_RE = new RegExp(
 function numKey(x: number): string {
   return Number.isInteger(x) ? String(x) : String(Number(x.toPrecision(12)));
 }
-
-// Capitalised words that do not start a name on their own at the start of a sentence.
-const COMMON_CAPS = new Set(
-  (
-    'the a an in on at of for to by with from and or but if as is are was were be this that these those it its ' +
-    'he she they we you i his her their our my your there here when where who what which why how after before ' +
-    'during since while although though however also then than not no yes all any each every some many most ' +
-    'more less other such both either neither one new last first next today yesterday tomorrow read see watch ' +
-    'get find learn view click home official breaking news update updated photo video source image'
-  ).split(' '),
-);
-const NAME_LINKS = new Set(['of', 'de', 'da', 'del', 'der', 'van', 'von', 'la', 'le', 'du', 'and', '&', 'the', 'for']);
-const DAY_NAMES = new Set([
-  'monday',
-  'tuesday',
-  'wednesday',
-  'thursday',
-  'friday',
-  'saturday',
-  'sunday',
-  'mon',
-  'tue',
-  'wed',
-  'thu',
-  'fri',
-  'sat',
-  'sun',
-]);
 
 const isCapitalised = (t: Token): boolean => {
   // ASCII first letters decide at once (the common case); others go through the Unicode classes.
@@ -511,7 +494,7 @@ function entitiesIn(text: string, taken: readonly KeyValue[], tokens: readonly T
     // Drop leading function words and weekdays ("The Avengers" keeps "Avengers"; key drops "the" anyway).
     while (
       first <= j &&
-      (COMMON_CAPS.has((tokens[first] as Token).lower) || DAY_NAMES.has((tokens[first] as Token).lower))
+      (SENTENCE_START_CAPS.has((tokens[first] as Token).lower) || WEEKDAYS.has((tokens[first] as Token).lower))
     ) {
       first++;
     }
@@ -588,27 +571,6 @@ export function dateParts(key: string): { y: string | null; m: string | null; d:
 export const ANSWER_TYPES = ['entity', 'date', 'number', 'yesno', 'description', 'any'] as const;
 export type AnswerType = (typeof ANSWER_TYPES)[number];
 
-/** Question openings that ask for an explanation (see `answerTypeOf`). */
-const DESCRIPTION = new RegExp(
-  [
-    String.raw`^why\b`,
-    String.raw`^how\s+(?:is|are|was|were|does|do|did|can|could|should|would|to)\b`,
-    String.raw`^(?:explain|describe|define|summari[sz]e|outline)\b`,
-    String.raw`^(?:tell|show)\s+me\s+(?:about|how|why)\b`,
-    String.raw`^what\s+(?:does|do|did)\b.*\b(?:mean|stand\s+for|do)\s*\??$`,
-    String.raw`^what\s+(?:is|are|was|were)\s+(?:a|an|meant\s+by)\b`,
-    String.raw`^what\s+(?:is|are|was|were)\s+the\s+(?:main\s+|key\s+)?(?:difference|differences|purpose|role|goal|goals|aim|idea|meaning|definition|advantage|advantages|benefit|benefits|drawback|drawbacks|reason|reasons|cause|causes|effect|effects|impact|mechanism|approach|method|contribution|contributions|problem|limitation|limitations|point|significance|relationship|intuition|motivation)\b`,
-  ].join('|'),
-  'u',
-);
-
-/**
- * "What is X?" with no determiner, figure, possessive or "called": a definition ("What is
- * trace-based compilation?"), not a name ("What is Amazon's assistant called?").
- */
-const DEFINITION =
-  /^what\s+(?:is|are)\s+(?!(?:the|this|that|these|those|it|its|his|her|their|our|your|my)\b)(?![^?]*(?:\d|['’]s\b|\b(?:called|named|known\s+as)\b))/u;
-
 /**
  * The kind of value a question asks for, from its wording: who/whom/whose, where, which/what +
  * noun → entity; when, what year/date/day → date; how many/much, what percentage/number/amount,
@@ -621,11 +583,9 @@ const DEFINITION =
 export function answerTypeOf(question: string): AnswerType {
   // The clause that asks decides: "If the due date falls on a Saturday, when should you file?"
   const q = mainClause(question).toLowerCase();
-  if (/^(?:when\b|(?:on\s+)?what\s+(?:year|date|day|month|time)\b|(?:in\s+)?which\s+(?:year|month)\b)/u.test(q))
-    return 'date';
-  if (/\b(?:release|premiere|launch|founding|birth|death)\s+date\b|\bwhat\s+is\s+the\s+date\b|\bdate\s+of\b/u.test(q))
-    return 'date';
-  if (/^how\s+(?:many|much|long|old|far|often|tall|big)\b/u.test(q)) return 'number';
+  if (DATE_OPENING.test(q)) return 'date';
+  if (DATE_PHRASE.test(q)) return 'date';
+  if (HOW_MEASURE_OPENING.test(q)) return 'number';
   // "Who approved the budget?" asks for a name, whatever money words follow.
   if (/^(?:who|whom|whose)\b/u.test(q)) return 'entity';
   // "Does the nonresident pay the income tax?" asks yes or no, whatever topic words follow.
@@ -638,7 +598,7 @@ export function answerTypeOf(question: string): AnswerType {
   if (DESCRIPTION.test(q) || DEFINITION.test(q)) {
     return 'description';
   }
-  if (/^(?:who|whom|whose|where|which|what|name)\b/u.test(q)) return 'entity';
+  if (ENTITY_OPENING.test(q)) return 'entity';
   if (/\b(?:who|whom|whose|which)\b/u.test(q)) return 'entity';
   return 'any';
 }

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { ASKED_DETERMINERS } from './clauses';
+import { DATE_OPENING, DATE_PHRASE, DEFINITION, DESCRIPTION, ENTITY_OPENING, HOW_MEASURE_OPENING } from './questions';
+
+/** Each row: a pattern, its name, a lower-cased question, and whether the pattern matches it. */
+const ROWS: readonly (readonly [RegExp, string, string, boolean])[] = [
+  [DATE_OPENING, 'DATE_OPENING', 'when should you file?', true],
+  [DATE_OPENING, 'DATE_OPENING', 'in which year did the plant open?', true],
+  [DATE_OPENING, 'DATE_OPENING', 'who signed the lease?', false],
+  [DATE_PHRASE, 'DATE_PHRASE', "what was the film's release date?", true],
+  [DATE_PHRASE, 'DATE_PHRASE', 'what was the update?', false],
+  [HOW_MEASURE_OPENING, 'HOW_MEASURE_OPENING', 'how long is the warranty?', true],
+  [HOW_MEASURE_OPENING, 'HOW_MEASURE_OPENING', 'how does the pump work?', false],
+  [ENTITY_OPENING, 'ENTITY_OPENING', 'where was the meeting held?', true],
+  [ENTITY_OPENING, 'ENTITY_OPENING', 'is the form required?', false],
+  [DESCRIPTION, 'DESCRIPTION', 'why did margins fall?', true],
+  [DESCRIPTION, 'DESCRIPTION', 'what is the purpose of the reserve?', true],
+  [DESCRIPTION, 'DESCRIPTION', 'what is the total revenue?', false],
+  [DEFINITION, 'DEFINITION', 'what is trace-based compilation?', true],
+  [DEFINITION, 'DEFINITION', "what is amazon's assistant called?", false],
+  [DEFINITION, 'DEFINITION', 'what is the margin?', false],
+];
+
+describe('question openings', () => {
+  it.each(ROWS)('%#: %s on %j → %s', (re, _name, question, matches) => {
+    expect(re.test(question)).toBe(matches);
+  });
+});
+
+describe('asked-phrase determiners', () => {
+  it.each([
+    ['the', true],
+    ['its', true],
+    ['total', false],
+    ['which', false],
+  ] as const)('%j → %s', (word, held) => {
+    expect(ASKED_DETERMINERS.has(word)).toBe(held);
+  });
+});

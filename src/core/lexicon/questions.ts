@@ -1,0 +1,42 @@
+/**
+ * Question openings: the wording by which a question asks for a kind of answer — a date ("when …",
+ * "what year …"), a number ("how many …"), a name ("who …"), an explanation ("why …", "what is
+ * the purpose of …"). General English question forms, never a benchmark's template words;
+ * `verify/values.ts` (`answerTypeOf`), `select/mmr.ts`, `select/factoid-floor.ts` and
+ * `answer/extractive.ts` read them. Patterns expect lower-cased text unless flagged `i`.
+ */
+
+/** Openings that ask for a date: "when …", "(on) what year/date/day …", "(in) which year …". */
+export const DATE_OPENING =
+  /^(?:when\b|(?:on\s+)?what\s+(?:year|date|day|month|time)\b|(?:in\s+)?which\s+(?:year|month)\b)/u;
+
+/** Phrases that ask for a date anywhere: "release date", "what is the date", "date of". */
+export const DATE_PHRASE =
+  /\b(?:release|premiere|launch|founding|birth|death)\s+date\b|\bwhat\s+is\s+the\s+date\b|\bdate\s+of\b/u;
+
+/** "How many/much/long/old/far/often/tall/big …": asks for a number. */
+export const HOW_MEASURE_OPENING = /^how\s+(?:many|much|long|old|far|often|tall|big)\b/u;
+
+/** Openings that ask for a name when nothing more specific matched: who, where, which, what, name. */
+export const ENTITY_OPENING = /^(?:who|whom|whose|where|which|what|name)\b/u;
+
+/** Question openings that ask for an explanation (see `answerTypeOf`). */
+export const DESCRIPTION = new RegExp(
+  [
+    String.raw`^why\b`,
+    String.raw`^how\s+(?:is|are|was|were|does|do|did|can|could|should|would|to)\b`,
+    String.raw`^(?:explain|describe|define|summari[sz]e|outline)\b`,
+    String.raw`^(?:tell|show)\s+me\s+(?:about|how|why)\b`,
+    String.raw`^what\s+(?:does|do|did)\b.*\b(?:mean|stand\s+for|do)\s*\??$`,
+    String.raw`^what\s+(?:is|are|was|were)\s+(?:a|an|meant\s+by)\b`,
+    String.raw`^what\s+(?:is|are|was|were)\s+the\s+(?:main\s+|key\s+)?(?:difference|differences|purpose|role|goal|goals|aim|idea|meaning|definition|advantage|advantages|benefit|benefits|drawback|drawbacks|reason|reasons|cause|causes|effect|effects|impact|mechanism|approach|method|contribution|contributions|problem|limitation|limitations|point|significance|relationship|intuition|motivation)\b`,
+  ].join('|'),
+  'u',
+);
+
+/**
+ * "What is X?" with no determiner, figure, possessive or "called": a definition ("What is
+ * trace-based compilation?"), not a name ("What is Amazon's assistant called?").
+ */
+export const DEFINITION =
+  /^what\s+(?:is|are)\s+(?!(?:the|this|that|these|those|it|its|his|her|their|our|your|my)\b)(?![^?]*(?:\d|['’]s\b|\b(?:called|named|known\s+as)\b))/u;
