@@ -89,7 +89,8 @@ describeShared('a 188-page 10-K in Chromium: title, source type, the balance-she
       const result = page.getByTestId('ask-result');
       console.log(
         `[e2e] long filing: when answered, ${JSON.stringify(await job.innerText().catch(() => ''))}; ` +
-          `vectors ${await item.getAttribute('data-vector-state')}`,
+          // A log line only: the list may be re-rendering (or the worker restarting under load) just now.
+          `vectors ${await item.getAttribute('data-vector-state', { timeout: 5_000 }).catch(() => 'unread')}`,
       );
       const outcome = await result.getAttribute('data-outcome');
       const answerText = await page.getByTestId('answer').innerText();
