@@ -32,3 +32,22 @@ export const NAME_LINKS: ReadonlySet<string> = new Set([
   'the',
   'for',
 ]);
+
+/**
+ * Words that may sit inside a capitalised name ("Bank of England", "Department for Education"), as
+ * `select/rationales.ts` joins a question's name phrases (a narrower set than `NAME_LINKS`).
+ */
+export const NAME_CONNECTORS: ReadonlySet<string> = new Set([
+  'of',
+  'the',
+  'for',
+  'and',
+  'de',
+  'la',
+  'del',
+  'van',
+  'von',
+  'der',
+  'du',
+  'da',
+]);

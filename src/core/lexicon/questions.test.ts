@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { ASKED_DETERMINERS } from './clauses';
-import { DATE_OPENING, DATE_PHRASE, DEFINITION, DESCRIPTION, ENTITY_OPENING, HOW_MEASURE_OPENING } from './questions';
+import {
+  DATE_OPENING,
+  DATE_PHRASE,
+  DEFINITION,
+  DESCRIPTION,
+  ENTITY_OPENING,
+  FACTOID_OPENING,
+  HOW_MEASURE_OPENING,
+  LATE_QUESTION_WORD,
+  QUESTION_OPENING,
+} from './questions';
 
 /** Each row: a pattern, its name, a lower-cased question, and whether the pattern matches it. */
 const ROWS: readonly (readonly [RegExp, string, string, boolean])[] = [
@@ -19,6 +29,13 @@ const ROWS: readonly (readonly [RegExp, string, string, boolean])[] = [
   [DEFINITION, 'DEFINITION', 'what is trace-based compilation?', true],
   [DEFINITION, 'DEFINITION', "what is amazon's assistant called?", false],
   [DEFINITION, 'DEFINITION', 'what is the margin?', false],
+  [FACTOID_OPENING, 'FACTOID_OPENING', 'How many staff were hired?', true],
+  [FACTOID_OPENING, 'FACTOID_OPENING', "What's the deadline?", true],
+  [FACTOID_OPENING, 'FACTOID_OPENING', 'Compare the two plans.', false],
+  [QUESTION_OPENING, 'QUESTION_OPENING', 'Name the auditor', true],
+  [QUESTION_OPENING, 'QUESTION_OPENING', 'The auditor resigned.', false],
+  [LATE_QUESTION_WORD, 'LATE_QUESTION_WORD', 'The board told advertisers to do what?', true],
+  [LATE_QUESTION_WORD, 'LATE_QUESTION_WORD', 'The board met in May.', false],
 ];
 
 describe('question openings', () => {

@@ -40,3 +40,13 @@ export const DESCRIPTION = new RegExp(
  */
 export const DEFINITION =
   /^what\s+(?:is|are)\s+(?!(?:the|this|that|these|those|it|its|his|her|their|our|your|my)\b)(?![^?]*(?:\d|['’]s\b|\b(?:called|named|known\s+as)\b))/u;
+
+/** A single-fact opening (`select/mmr.ts`): "when …", "who …", "how many …", "what is …". */
+export const FACTOID_OPENING =
+  /^\s*(?:when|who|whom|where|define|name|(?:which|what)\s+(?:year|date|day|month|time|country|city|percentage|number|amount)|how\s+(?:many|much|old|long|far|tall|big|often)|what\s+(?:is|was|are|were)|what's)\b/iu;
+
+/** A question word that opens a question (`select/factoid-floor.ts`): who … name. */
+export const QUESTION_OPENING = /^(?:who|whom|whose|what|which|when|where|how|name)\b/iu;
+
+/** A question word that stands later, before the question mark: "… told advertisers to do what?". */
+export const LATE_QUESTION_WORD = /\b(?:who|whom|whose|what|which|where|when|how\s+(?:many|much))\b[^.!]*\?$/iu;

@@ -21,6 +21,7 @@ import { claimedValues, questionFrame } from '../verify/coordination';
 import { answerTypeOf, type AnswerType } from '../verify/values';
 import type { EvidenceLookup } from './common';
 import { checkInt, textOf } from './common';
+import { LATE_QUESTION_WORD, QUESTION_OPENING } from '../lexicon/questions';
 
 export interface FactoidFloorOptions {
   /** Passages kept at least when the floor applies. Default 5. */
@@ -56,10 +57,10 @@ const VALUE_TYPES: ReadonlySet<AnswerType> = new Set<AnswerType>(['entity', 'dat
  */
 export function asksForValue(question: string): boolean {
   const q = question.trim();
-  if (!/\?$/u.test(q) && !/^(?:who|whom|whose|what|which|when|where|how|name)\b/iu.test(q)) return false;
+  if (!/\?$/u.test(q) && !QUESTION_OPENING.test(q)) return false;
   const type = answerTypeOf(q);
   if (VALUE_TYPES.has(type)) return true;
-  return type === 'any' && /\b(?:who|whom|whose|what|which|where|when|how\s+(?:many|much))\b[^.!]*\?$/iu.test(q);
+  return type === 'any' && LATE_QUESTION_WORD.test(q);
 }
 
 /** The floor for `question` over `ranked` candidates (best first). */

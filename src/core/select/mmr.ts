@@ -31,6 +31,7 @@ import {
 } from './common';
 import type { Rationale } from './rationales';
 import { isStopword } from './rationales';
+import { FACTOID_OPENING } from '../lexicon/questions';
 
 export const MMR_MODES = ['auto', 'on', 'off'] as const;
 export type MmrMode = (typeof MMR_MODES)[number];
@@ -73,9 +74,6 @@ export interface MmrResult {
   readonly singleFact: boolean;
 }
 
-const FACTOID =
-  /^\s*(?:when|who|whom|where|define|name|(?:which|what)\s+(?:year|date|day|month|time|country|city|percentage|number|amount)|how\s+(?:many|much|old|long|far|tall|big|often)|what\s+(?:is|was|are|were)|what's)\b/iu;
-
 /**
  * Heuristic: a single-fact question is short (≤ 12 words), never a comparison, and either has at
  * most one rationale or opens like a factoid ("when…", "who…", "how many…", "what is…") with at
@@ -86,7 +84,7 @@ export function isSingleFactQuestion(question: string, rationales?: readonly Rat
   const n = tokenize(question).length;
   if (n === 0 || n > 12) return false;
   if (rationales && rationales.length <= 1) return true;
-  return FACTOID.test(question) && (rationales === undefined || rationales.length <= 2);
+  return FACTOID_OPENING.test(question) && (rationales === undefined || rationales.length <= 2);
 }
 
 /** Orders by MMR (or relevance for single-fact questions), dropping duplicates and per-document overflow. */

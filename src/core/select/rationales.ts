@@ -19,6 +19,8 @@ import { assertKnownOptions } from '../errors';
 import { cachedStem } from '../text/analyze';
 import type { AbortSignalLike, EvidenceLookup, Token } from './common';
 import { checkInt, checkRange, cosine, headingLine, metaOf, tokenize } from './common';
+import { NAME_CONNECTORS } from '../lexicon/names';
+import { NOT_COMPARATIVES } from '../lexicon/comparisons';
 
 export const RATIONALE_KINDS = ['comparison', 'entity', 'number', 'date', 'phrase', 'generated'] as const;
 export type RationaleKind = (typeof RATIONALE_KINDS)[number];
@@ -59,9 +61,6 @@ const STOPWORDS = new Set(
     'get gets got make makes made let lets s t e g ie eg etc'
   ).split(/\s+/),
 );
-
-// Words that may sit inside a capitalised name ("Bank of England", "Department for Education").
-const NAME_CONNECTORS = new Set(['of', 'the', 'for', 'and', 'de', 'la', 'del', 'van', 'von', 'der', 'du', 'da']);
 
 const UNITS = new Set(
   (
@@ -190,19 +189,6 @@ const COMPARISONS: readonly { re: RegExp; left: 'before' | 'after1'; right: 'aft
     right: 'after2',
   },
 ];
-const NOT_COMPARATIVES = new Set([
-  'rather',
-  'other',
-  'whether',
-  'either',
-  'neither',
-  'ever',
-  'never',
-  'however',
-  'under',
-  'over',
-  'after',
-]);
 const INFIX_COMPARISONS: readonly RegExp[] = [
   /\s+(?:vs\.?|versus)\s+/iu,
   /\s+(?:compares?\s+(?:to|with|against)|compared\s+(?:to|with)|relative\s+to|as\s+opposed\s+to)\s+/iu,
