@@ -43,6 +43,7 @@ import type { Answer } from './extractive';
 import { sourceBody } from './extractive';
 import { answerTypeOf, dateParts, extractValues } from '../verify/values';
 import { asksForComputation } from './computation';
+import { resolvesName } from './compute';
 import { deadlinesIn } from './deadlines';
 import { asks } from '../text/clauses';
 
@@ -486,7 +487,9 @@ export function abstentionSignals(input: SignalInput): AbstentionSignals {
     .filter(
       (r) => !r.rationale.terms.some((t) => textTerms.has(t)) && !periodOrUnitMentioned(r.rationale.text, textTerms),
     )
-    .map((r) => r.rationale.text);
+    .map((r) => r.rationale.text)
+    // A line item a computation found under its printed label ("COGS" as "Cost of products sold").
+    .filter((name) => !(answer.computed && resolvesName(answer.computed, name)));
   const questionKind = questionKindOf(packet.question);
   // A description has no answer value: the share of the rationales its lead sentence covers.
   const lead = answer.sentences[0];

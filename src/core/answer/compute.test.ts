@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PackedSource } from '../select/pack';
-import { computedAnswer, computeOver, planOf } from './compute';
+import { computedAnswer, computeOver, planOf, resolvesName } from './compute';
 import { figureOf } from './operands';
 import { validateAnswer } from './validate';
 import { decideAbstention, type AbstentionSignals } from './abstain';
@@ -203,6 +203,15 @@ describe('definitions and line items', () => {
     const c = computeOver(q, [position])!;
     expect(c.written).toBe('9,500 / ((900 + 1,000) / 2)');
     expect(c.display).toBe('10.00');
+  });
+
+  it('names the phrases it found as line items, which are then no missing premise', () => {
+    const q =
+      'What is the FY2015 inventory turnover ratio? Inventory turnover ratio is defined as: (FY2015 COGS) / (average inventory between FY2014 and FY2015).';
+    const c = computeOver(q, [position])!;
+    expect(c.named).toContain('COGS');
+    expect(resolvesName(c, 'FY2015 COGS')).toBe(true);
+    expect(resolvesName(c, 'Kraft Heinz')).toBe(false);
   });
 
   it('asks no figure of a question for a reason', () => {

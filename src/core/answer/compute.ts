@@ -106,7 +106,22 @@ export interface Computed {
   readonly trace: readonly string[];
   /** Sources cited beyond the operands' (a count of rows cites its table). */
   readonly citationIds?: readonly string[];
+  /** Phrases of the question found as line items under another label ("COGS" → "Cost of sales"). */
+  readonly named?: readonly string[];
 }
+
+/**
+ * True when a name the question mentions (a rationale's text, "FY2019 COGS", "PP") is a phrase a
+ * complete computation found as a line item: the documents print it under its label, so it is no
+ * missing premise. Its words, periods aside, must all be words of one such phrase.
+ */
+export function resolvesName(computed: Computed, name: string): boolean {
+  if (computed.status !== 'complete') return false;
+  const words = tokensOf(name.replace(/(?<![\p{L}\p{N}])(?:fy\s?)?(?:19|20)\d{2}(?!\p{N})/giu, ' '));
+  return words.length > 0 && (computed.named ?? []).some((phrase) => words.every((w) => tokensOf(phrase).includes(w)));
+}
+
+const tokensOf = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 
 /** One cell to look up: a phrase naming its row (or catalog labels), a period. */
 interface Lookup {
@@ -394,6 +409,7 @@ function averagedMeasurePlan(measure: MeasureDefinition, years: readonly string[
 /** A found cell, or why none was taken. */
 type Found =
   | {
+      readonly named?: string;
       readonly cell: ComputedOperand;
       readonly scale: Scale | null;
       readonly percent: boolean;
@@ -459,7 +475,7 @@ function lookUp(grids: readonly Grid[], texts: ReadonlyMap<string, string>, name
   const item = lineItemIn(lookup.phrase);
   if (!item) return first;
   const second = lookUpCells(grids, texts, name, { ...lookup, labels: item.item.labels, rest: item.rest });
-  return 'why' in second ? first : second;
+  return 'why' in second ? first : { ...second, named: lookup.phrase };
 }
 
 /** The line item a phrase names (its longest alias inside the phrase) and the phrase's other words. */
@@ -785,6 +801,7 @@ export function computeOver(question: string, sources: readonly PackedSource[]):
     display: shown.text,
     unit: shown.unit,
     trace,
+    named: [...new Set(cells.flatMap((f) => (f.named ? [f.named] : [])))],
   };
 }
 

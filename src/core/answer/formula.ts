@@ -175,7 +175,12 @@ export function derivedFigures(text: string): number[] {
     if (Math.abs(Math.abs(value) - shown) > 0.5 * 10 ** -decimals + 1e-9) continue;
     out.push(shown);
     const figures = [...left.matchAll(/\d[\d,]*(?:\.\d+)?/gu)].map((m) => Number(m[0].replace(/,/g, '')));
-    for (const f of figures) if (CONSTANTS.has(f) || (Number.isInteger(f) && f === figures.length - 1)) out.push(f);
+    for (const f of figures) if (CONSTANTS.has(f)) out.push(f);
+    // An average's divisor: "(a + b + c) / 3", the count of the terms it divides.
+    for (const m of left.matchAll(/\(([^()]+)\)\s*\/\s*(\d+)(?![\d.,])/gu)) {
+      const n = Number(m[2]);
+      if ((m[1] as string).split('+').length === n) out.push(n);
+    }
   }
   return out;
 }
