@@ -17,6 +17,7 @@
 import { isDelimiterRow } from '../text/markdown-table';
 import { isSpace, type Span } from '../text/sentences';
 import type { Block } from './markdown';
+import { PERIOD_CELL_WORD } from '../lexicon/periods';
 
 export interface TableOptions {
   /** Short paragraphs directly above a table read as its title, at most. Default 2. */
@@ -100,12 +101,9 @@ export function sectionNames(chunk: {
   return out;
 }
 
-const PERIOD_WORD =
-  /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b|\b(?:ended|ending|months|weeks|quarter|fiscal|year|years)\b/i;
-
 function namesTable(cell: string): boolean {
   const words = cell.trim().split(/\s+/);
-  return words.length >= 2 && !/\d/.test(cell) && !cell.trim().startsWith('(') && !PERIOD_WORD.test(cell);
+  return words.length >= 2 && !/\d/.test(cell) && !cell.trim().startsWith('(') && !PERIOD_CELL_WORD.test(cell);
 }
 
 function headerRowCount(text: string, rows: readonly Span[], searchRows: number): number {

@@ -20,3 +20,7 @@ export const WEEKDAYS: ReadonlySet<string> = new Set([
   'sat',
   'sun',
 ]);
+
+/** A word of a table cell that names a period, not a table: a month (or its start), "ended", "fiscal", "years". */
+export const PERIOD_CELL_WORD =
+  /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b|\b(?:ended|ending|months|weeks|quarter|fiscal|year|years)\b/i;

@@ -23,6 +23,7 @@
  */
 import { canonicalStatementText } from './statement-names';
 import { measuresOf } from './financial-measures';
+import { PERIOD_HEADING, SECTION_LABEL, SECTION_QUALIFIERS } from '../lexicon/sections';
 
 /** What the index needs of a chunk: its id, its document's title and the names it lies under. */
 export interface SectionedChunk {
@@ -55,38 +56,6 @@ export interface SectionMatch {
   readonly measures: readonly string[];
 }
 
-/** Words that qualify a section's name without distinguishing it (analyzed forms are compared). */
-const QUALIFIERS = [
-  'consolidated',
-  'condensed',
-  'combined',
-  'unaudited',
-  'audited',
-  'interim',
-  'selected',
-  'company',
-  'companies',
-  'subsidiaries',
-  'inc',
-  'corporation',
-  'corp',
-  'plc',
-  'ltd',
-  'llc',
-  'group',
-  'continued',
-  'cont',
-  'table',
-  'contents',
-];
-
-/** Numbered labels of long documents' headings: "Item 7A", "Note 12", "Part II", "Section 4.2". */
-const LABEL =
-  /^\s*((?:part|item|note|section|schedule|exhibit|annex|appendix|article|chapter|clause|rule)\s+(?:[0-9]+[a-z]?(?:\.[0-9]+)*|[ivxlc]+\b|[a-z]\b))/i;
-
-const PERIOD_LABEL =
-  /\b(?:january|february|march|april|may|june|july|august|september|october|november|december|ended|ending)\b|^\s*(?:at|as\s+of)\b|^\s*[\d\s.,$%()-]*$/i;
-
 const MIN_TERMS = 2;
 /** The question window may hold this many other terms between a name's terms. */
 const WINDOW_SLACK = 2;
@@ -116,7 +85,7 @@ export class SectionIndex {
     df: (term: string) => number,
     size: number,
   ): SectionIndex {
-    const qualifiers = new Set(QUALIFIERS.flatMap((w) => analyze(w)));
+    const qualifiers = new Set(SECTION_QUALIFIERS.flatMap((w) => analyze(w)));
     const titleTerms = new Map<string, Set<string>>();
     const termsOfName = new Map<string, readonly string[]>();
     const byKey = new Map<string, NameEntry>();
@@ -187,9 +156,9 @@ function namesOf(names: readonly string[]): string[] {
   for (const raw of names) {
     const name = raw.replace(/\([^)]*\)/g, ' ').trim();
     // Period labels ("At December 31", "Three Months Ended") name columns, not sections.
-    if (name === '' || PERIOD_LABEL.test(name)) continue;
+    if (name === '' || PERIOD_HEADING.test(name)) continue;
     out.push(name);
-    const label = LABEL.exec(name);
+    const label = SECTION_LABEL.exec(name);
     if (label && label[1] && label[1].trim() !== name) out.push(label[1].trim());
   }
   return out;
