@@ -179,6 +179,26 @@ describe('counts', () => {
     expect(c.display).toBe('3');
     expect(c.written).toBe('Alternative investments: Private equities; Hedge funds; Real estate');
   });
+  it('counts the rows whose figure in the year asked passes a bound, totals left out', () => {
+    const expenses = table('S10', '[S10] Annual report (p. 71) — | | 2019 | 2018 |', [
+      '| Impairment charges | $94.2 | $394.0 |',
+      '| Net losses on sales of assets | 45.1 | 85.6 |',
+      '| Other operating expenses | 27.0 | 33.7 |',
+      '| Total other operating expenses | $166.3 | $513.3 |',
+    ]);
+    const c = computeOver('How many expense items in 2018 were above $50 million?', [expenses])!;
+    expect(c.display).toBe('2');
+    expect(c.written).toMatch(/Impairment charges \(\$394\.0\), Net losses on sales of assets \(85\.6\); not in Other/);
+  });
+  it('refuses a count when a year header spans the wrong column', () => {
+    const prices = table('S11', '[S11] Annual report (p. 30)', [
+      '| | | Price range 2018 |',
+      '| | Low | High |',
+      '| First quarter | $5.99 | $8.40 |',
+      '| Fourth quarter | $1.88 | $3.39 |',
+    ]);
+    expect(computeOver('In 2018, how many quarters had prices lower than $2.00 at their lows?', [prices])).toBeNull();
+  });
   it('never counts amounts against a bound in percent', () => {
     expect(computeOver('How many years did net sales exceed 20%?', [income])).toBeNull();
   });

@@ -30,6 +30,7 @@ import {
   AVERAGE,
   BELOW,
   CHANGE,
+  COUNT_ITEMS,
   COUNT_PERIODS,
   COUNT_ROWS,
   GENERIC_WORDS,
@@ -56,7 +57,17 @@ import {
   writeNumber,
   type Formula,
 } from './formula';
-import { columnsFor, figureOf, gridOf, rowsNamed, wordsOf, yearsOf, type Grid, type Scale } from './operands';
+import {
+  columnsFor,
+  figureOf,
+  gridOf,
+  rowsNamed,
+  wordsOf,
+  yearsOf,
+  type Grid,
+  type GridRow,
+  type Scale,
+} from './operands';
 
 export const OPERATIONS = [
   'change',
@@ -729,6 +740,64 @@ function countRows(question: string, grids: readonly Grid[]): Computed | null {
   };
 }
 
+/** The one column of a grid a count reads: the question's year, narrowed by its other words; -1 when not one. */
+function countColumn(grid: Grid, year: string | null, words: ReadonlySet<string>): number {
+  const columns = columnsFor(grid, year).filter((j) => grid.rows.some((r) => figureOf(r.cells[j] ?? '') !== null));
+  const score = (j: number): number => wordsOf(grid.columns[j] ?? '').filter((w) => words.has(w)).length;
+  const top = Math.max(0, ...columns.map(score));
+  const best = columns.filter((j) => score(j) === top);
+  // A column the question's words name better, outside the year's (a spanning year header set over
+  // the wrong column), leaves the column in doubt.
+  const any = columnsFor(grid, null).filter((j) => !columns.includes(j));
+  if (any.some((j) => score(j) > top)) return -1;
+  return best.length === 1 ? (best[0] as number) : -1;
+}
+
+/**
+ * A count of the rows of a table whose figure in the period asked passes the question's bound
+ * ("how many segments in 2019 were above $50 million?"): totals left out, the rows listed. Null
+ * when no table, or two tables with different counts, answer; or the bound's unit differs.
+ */
+function countRowsPast(question: string, grids: readonly Grid[]): Computed | null {
+  const bound = boundOf(question);
+  if (!bound) return null;
+  const years = [...new Set(yearsOf(question))];
+  if (years.length > 1) return null;
+  const words = new Set(wordsOf(question));
+  const answers: { grid: Grid; j: number; rows: GridRow[] }[] = [];
+  for (const grid of grids) {
+    const j = countColumn(grid, years[0] ?? null, words);
+    if (j < 0) continue;
+    const named = grid.rows.filter((r) => r.section !== '' && wordsOf(r.section).every((w) => words.has(w)));
+    const rows = (named.length > 0 ? named : grid.rows).filter(
+      (r) => !TOTAL_LABEL.test(r.label) && r.label !== '' && figureOf(r.cells[j] ?? '') !== null,
+    );
+    if (rows.length < 2 || rows.some((r) => figureOf(r.cells[j] ?? '')?.percent !== bound.percent)) continue;
+    answers.push({ grid, j, rows });
+  }
+  const value = (r: GridRow, j: number): number => figureOf(r.cells[j] ?? '')?.value ?? Number.NaN;
+  const passes = (v: number): boolean => (bound.above ? v > bound.value : v < bound.value);
+  const counts = new Set(answers.map((a) => a.rows.filter((r) => passes(value(r, a.j))).length));
+  if (answers.length === 0 || counts.size !== 1) return null;
+  const { grid, j, rows } = answers[0] as (typeof answers)[number];
+  const passing = rows.filter((r) => passes(value(r, j)));
+  const list = (rs: readonly GridRow[]): string => rs.map((r) => `${r.label} (${r.cells[j] as string})`).join(', ');
+  const column = grid.periods[j] || grid.columns[j] || '';
+  return {
+    status: 'complete',
+    operation: 'count',
+    formula: `rows with ${column} ${bound.above ? '>' : '<'} ${bound.value.toLocaleString('en-US')}`,
+    written: `${column}: ${bound.above ? 'above' : 'below'} the bound in ${list(passing) || 'no row'}${passing.length < rows.length ? `; not in ${list(rows.filter((r) => !passing.includes(r)))}` : ''}`,
+    operands: [],
+    missing: [],
+    result: passing.length,
+    display: String(passing.length),
+    unit: null,
+    trace: [`count: ${rows.length} rows of [${grid.citationId}] in “${column}”, ${passing.length} pass`],
+    citationIds: [grid.citationId],
+  };
+}
+
 /**
  * The computation a question asks for over the packed sources' tables, or null when it asks for
  * none this stage can do or no operand was found at all (the question is then refused as before).
@@ -737,6 +806,7 @@ export function computeOver(question: string, sources: readonly PackedSource[]):
   const grids = sources.map(gridOf).filter((g): g is Grid => g !== null && g.rows.length > 0);
   if (grids.length === 0) return null;
   if (COUNT_ROWS.test(question)) return countRows(question, grids);
+  if (COUNT_ITEMS.test(question) && !COUNT_PERIODS.test(question)) return countRowsPast(question, grids);
   const plan = planOf(question);
   if (!plan) return null;
   if (plan.operation === 'count') return countOf(question, plan, grids);

@@ -88,4 +88,8 @@ export const COUNT_ROWS =
   /^\s*how\s+many\s+(?!years\b|periods\b|quarters\b|months\b)[\p{L}\s-]{1,40}?\s+(?:are|were|is)\s+(?:there\s+)?(?:under|in|within|listed\s+under)\s+(?:the\s+)?([^?]+?)\s*\??\s*$/iu;
 
 /** Row labels that sum or adjust the rows above them, not items of their own. */
-export const TOTAL_LABEL = /^\s*(?:total|subtotal|gross|net|less|sum)\b/iu;
+export const TOTAL_LABEL = /^\s*(?:total|subtotal|gross|less|sum)\b/iu;
+
+/** "how many …" past a bound ("how many segments in 2019 were above $50 million?"): a count of rows. */
+export const COUNT_ITEMS =
+  /^\s*(?:in\s+[^,]{1,30},\s*)?how\s+many\b[^?]*?\b(?:exceed\w*|above|more\s+than|greater\s+than|higher\s+than|over|below|less\s+than|lower\s+than|under|fewer\s+than)\s+(?:US)?\$?\s*\d/iu;
