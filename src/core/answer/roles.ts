@@ -21,6 +21,7 @@
  */
 import { tokenize, type Token } from '../select/common';
 import type { KeyValue } from '../verify/values';
+import { DEFEAT_VERBS, LOSE_NOUNS, LOSE_VERBS, WIN_NOUNS, WIN_VERBS } from '../lexicon/contests';
 
 export type Side = 'win' | 'lose';
 
@@ -29,40 +30,6 @@ export const ROLE_WINDOW = 3;
 
 /** Vote weight of a value on the other side than the question asks for (a weak vote, not none). */
 export const OPPOSITE_ROLE_WEIGHT = 0.1;
-
-// Cue words, compared on their lower-case form (stems would fold "winner" into "win", a verb).
-const WIN_NOUNS = new Set(['winner', 'winners', 'champion', 'champions', 'champ', 'victor', 'victors', 'gold']);
-const LOSE_NOUNS = new Set([
-  'runner-up',
-  'runners-up',
-  'runnerup',
-  'loser',
-  'losers',
-  'losing',
-  'finalist',
-  'finalists',
-  'silver',
-  'second',
-  'second-placed',
-]);
-const TRANSITIVE = new Set([
-  'beat',
-  'beats',
-  'beaten',
-  'beating',
-  'defeat',
-  'defeats',
-  'defeated',
-  'defeating',
-  'edged',
-  'edging',
-  'overcame',
-  'overcoming',
-  'outlasted',
-  'topped',
-]);
-const LOSE_VERBS = new Set(['lost', 'lose', 'loses', 'losing', 'fell', 'falls', 'fall']);
-const WIN_VERBS = new Set(['won', 'win', 'wins', 'winning', 'triumphed', 'clinched']);
 
 /** Joins "runner" "up" (the tokenizer splits at the hyphen) into one cue word. */
 function cueWords(tokens: readonly Token[], text: string): string[] {
@@ -86,7 +53,7 @@ function isPlace(words: readonly string[], i: number): boolean {
 export function questionSide(question: string): Side | null {
   const words = cueWords(tokenize(question), question);
   if (words.some((w, i) => (LOSE_NOUNS.has(w) && isPlace(words, i)) || LOSE_VERBS.has(w))) return 'lose';
-  if (words.some((w) => WIN_NOUNS.has(w) || WIN_VERBS.has(w) || TRANSITIVE.has(w))) return 'win';
+  if (words.some((w) => WIN_NOUNS.has(w) || WIN_VERBS.has(w) || DEFEAT_VERBS.has(w))) return 'win';
   return null;
 }
 
@@ -146,7 +113,7 @@ export function sidesOf(text: string, values: readonly KeyValue[]): (Side | null
       const db = before >= 0 ? p - spans[before]![1] : Infinity;
       const da = after >= 0 ? spans[after]![0] - p : Infinity;
       mark(db <= da ? before : after, side);
-    } else if (TRANSITIVE.has(w)) {
+    } else if (DEFEAT_VERBS.has(w)) {
       if (passive) {
         mark(nearest(p + 1, 1), 'win');
         mark(nearest(p, -1), 'lose');

@@ -31,6 +31,19 @@ import { checkInt, tokenize, withEntry } from '../select/common';
 import { isStopword } from '../select/rationales';
 import { splitSentences } from '../text/sentences';
 import { caseFolded } from './values';
+import {
+  ADDRESSES_MODEL,
+  ALWAYS_A_TURN,
+  DISREGARD_ABOVE,
+  DISREGARD_USER_REQUEST,
+  FAKE_TURN,
+  FOLLOW_UP_INSTRUCTION,
+  OVERRIDE_INSTRUCTIONS,
+  PERSONA_SWITCH,
+  ROLE_HEADING,
+  ROLE_TOKEN,
+  SYSTEM_PROMPT_REQUEST,
+} from '../lexicon/injection';
 
 export const INJECTION_KINDS = [
   'instruction_override',
@@ -208,53 +221,49 @@ export function gateOpen(pattern: InjectionPattern, folded: string): boolean {
 
 const one = (...words: string[]): string[][] => words.map((w) => [w]);
 
-const DET = '(?:(?:all|any|every|the|your|my|our|these|those|of|everything|prior|previous|above|earlier)\\s+){0,4}';
 /** Patterns that flag on their own (exported for the gate tests). */
 export const STRONG: readonly Pattern[] = [
   {
     kind: 'instruction_override',
-    re: new RegExp(
-      `\\b(?:ignore|disregard|forget|override|bypass|skip|abandon)\\s+${DET}(?:previous|prior|above|earlier|preceding|foregoing|original|initial|system|existing|safety)?\\s*(?:instructions?|prompts?|directions?|directives?|rules|guidelines|guardrails|messages?|context|commands?)\\b`,
-      'giu',
-    ),
+    re: OVERRIDE_INSTRUCTIONS,
     unit: 'sentence',
     gate: one('ignore', 'disregard', 'forget', 'override', 'bypass', 'skip', 'abandon'),
   },
   {
     kind: 'instruction_override',
-    re: /\b(?:disregard|ignore|forget)\s+(?:everything\s+|all\s+)?(?:that\s+)?(?:the\s+|was\s+)?(?:above|before|previously said|said before)\b/giu,
+    re: DISREGARD_ABOVE,
     unit: 'sentence',
     gate: one('disregard', 'ignore', 'forget'),
   },
   {
     kind: 'instruction_override',
-    re: /\b(?:disregard|ignore)\s+the\s+user['’]?s?\s+(?:question|request|query|message|prompt)\b/giu,
+    re: DISREGARD_USER_REQUEST,
     unit: 'sentence',
     gate: one('disregard', 'ignore'),
   },
   {
     kind: 'persona_switch',
-    re: /\byou\s+are\s+now\b|\bfrom\s+now\s+on,?\s+you\b|\bpretend\s+(?:to\s+be|you\s+are)\b|\b(?:developer|god|dan|jailbreak|unrestricted)\s+mode\b|\bact\s+as\s+(?:an?\s+)?(?:unrestricted|unfiltered|jailbroken)\b/giu,
+    re: PERSONA_SWITCH,
     unit: 'sentence',
     gate: [['you', 'now'], ...one('pretend', 'mode', 'unrestricted', 'unfiltered', 'jailbroken')],
   },
   {
     kind: 'system_prompt',
     // "system prompt" as a topic ("attackers extract the system prompt") is not flagged; a new one, or an order to reveal one, is.
-    re: /\bnew\s+system\s+(?:prompt|message|instructions?)\b|\bsystem\s+(?:prompt|override|message)\s*:|\b(?:reveal|print|show|repeat|output|leak|display|dump)\s+(?:me\s+)?(?:your|the)\s+(?:full\s+|entire\s+|original\s+|hidden\s+|initial\s+)?(?:system\s+)?(?:prompt|instructions|configuration)\b/giu,
+    re: SYSTEM_PROMPT_REQUEST,
     unit: 'sentence',
     gate: one('system', 'prompt', 'instructions', 'configuration'),
   },
   {
     kind: 'role_marker',
-    re: /<\|(?:im_start|im_end|system|user|assistant|endoftext|eot_id|start_header_id|end_header_id|begin_of_text)\|>|\[\/?INST\]|<<\/?SYS>>|<\/?(?:system|assistant)>/giu,
+    re: ROLE_TOKEN,
     unit: 'line',
     gate: one('<', '[inst]', '[/inst]'),
   },
   {
     kind: 'role_marker',
     // "### Instruction:" / "### System" alone on its line; a heading such as "### System Prompt Extraction" is not a marker.
-    re: /^[ \t]*#{2,6}[ \t]*(?:new\s+)?(?:instructions?|system|response|input)[ \t]*(?::[^\n]*)?$/gimu,
+    re: ROLE_HEADING,
     unit: 'line',
     gate: one('##'),
   },
@@ -269,17 +278,12 @@ export const STRONG: readonly Pattern[] = [
 const WEAK: readonly Pattern[] = [
   {
     kind: 'follow_up_instruction',
-    re: /\b(?:do\s+not|don['’]t|never)\s+(?:mention|reveal|tell|disclose|say|show)\b|\b(?:instead\s+)?(?:reply|respond|answer|say|state)\s+(?:only\s+)?(?:that|with|exactly|to\s+the\s+user)\b|\bappend\s+(?:this|the|a|an)\b|\b(?:important|urgent)\s+(?:system\s+)?(?:notice|message|instructions?)\b/giu,
+    re: FOLLOW_UP_INSTRUCTION,
     unit: 'sentence',
   },
 ];
 
-const FAKE_TURN = /^[ \t>*_-]*(human|assistant|user|system|ai|bot|model|chatgpt|claude)[ \t]*:[^\n]*$/gimu;
-const ALWAYS_A_TURN = new Set(['human', 'assistant', 'system', 'chatgpt', 'claude']);
-
 const HTML_COMMENT = /<!--([\s\S]*?)-->/gu;
-const ADDRESSES_MODEL =
-  /\b(?:ignore|disregard|you\s+are|you\s+must|reply|respond|answer|assistant|ai\b|model|llm|instructions?|prompt|do\s+not\s+(?:mention|reveal|tell))\b/iu;
 
 interface Range {
   start: number;
