@@ -371,3 +371,31 @@ describe('answerExtractive on alternative and negated yes/no questions', () => {
     expect(nothing.short).toMatchObject({ text: 'No' });
   });
 });
+
+describe('a question that asks for a part by its kind', () => {
+  const question = 'Which form should you file if you cannot file your Form 1040NR return by the due date?';
+  const sources = [
+    source(
+      1,
+      'Extension of time to file. If you cannot file your return by the due date, you should file Form 4868. You must file Form 4868 by the regular due date of the return.',
+    ),
+    source(
+      2,
+      'Criminal penalties may be imposed for willful failure to file. But you must file Form 2210 because the IRS cannot figure your penalty under this method.',
+    ),
+  ];
+
+  it('is answered by the label of that kind the evidence names, never the one the question names', () => {
+    const a = answerExtractive({ question, sources });
+    expect(a.short?.text).toBe('Form 4868');
+    expect(a.sentences[0]?.text).toMatch(/you should file Form 4868/u);
+  });
+
+  it('keeps labels out of answers to questions that ask for something else', () => {
+    const a = answerExtractive({
+      question: 'What should you do if you cannot file your return by the due date?',
+      sources,
+    });
+    expect(a.short?.text ?? '').not.toMatch(/Form/u);
+  });
+});

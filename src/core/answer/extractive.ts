@@ -41,9 +41,9 @@ import type { Conflict } from '../verify/conflict';
 import { REDACTION_MARK } from '../verify/injection';
 import type { AnswerType, KeyValue, ValueKind } from '../verify/values';
 import { asksForComputation, asksForDerivedFigure } from './computation';
-import { labelReason } from './labels';
+import { askedLabelNoun, labelledParts, labelReason } from './labels';
 import { ALTERNATIVE } from '../lexicon/negation';
-import { mainClause } from '../text/clauses';
+import { askedPhrase, mainClause } from '../text/clauses';
 import { deadlinesIn } from './deadlines';
 import { fitFamily, unitFamilyOf } from './question';
 import { countedTerms, countFit } from './counted';
@@ -58,6 +58,8 @@ import {
   hasNegation,
   kindAnswers,
 } from '../verify/values';
+import { ROLE_PHRASE } from '../lexicon/offices';
+import { QUESTION_WORD } from '../lexicon/questions';
 
 export interface AnswerSentence {
   readonly text: string;
@@ -249,23 +251,10 @@ export const asksForSpan = (type: AnswerType): boolean => type !== 'yesno' && ty
 // A date opening a snippet and followed by "...", "—", "·" or "|" is its publication date, not content.
 const DATELINE = /^\s*[-–—.…·|]/u;
 
-/**
- * Nouns that name a role, office or body ("the operations manager", "your line manager", "the
- * audit committee"): policies answer "who" with a role more often than with a name.
- */
-const ROLE_NOUNS =
-  'manager|director|officer|committee|board|department|team|supervisor|administrator|head|lead|chair|chairperson|' +
-  'secretary|council|panel|authority|owner|controller|auditor|counsel|employer|coordinator|representative|' +
-  'trustee|registrar|commissioner|ombudsman|court|judge|tribunal|regulator|inspector|desk|office|unit';
-const ROLE_RE = new RegExp(
-  String.raw`\b(?:the|your|their|his|her|its|each|every)\s+((?:[a-z][\w-]*\s+){0,3}?(?:${ROLE_NOUNS})s?)\b`,
-  'gu',
-);
-
 /** Role phrases of a sentence as entity values ("the operations manager" → key "operations manager"). */
 export function rolesIn(text: string): KeyValue[] {
   const out: KeyValue[] = [];
-  for (const m of text.matchAll(ROLE_RE)) {
+  for (const m of text.matchAll(ROLE_PHRASE)) {
     const phrase = m[1] as string;
     const start = m.index + m[0].length - phrase.length;
     out.push({ kind: 'entity', raw: phrase, start, end: start + phrase.length, key: foldText(phrase).trim() });
@@ -283,6 +272,12 @@ const WHO = /^\s*who(?:m|se)?\b/u;
  */
 function answerValues(s: Scored, type: AnswerType, qValues: readonly KeyValue[], qFolded: string): KeyValue[] {
   if (!asksForSpan(type)) return [];
+  // "Which form should you file …?": the labels of that kind of part answer it, and nothing else.
+  const labelNoun = type === 'entity' ? askedLabelNoun(askedPhrase(mainClause(qFolded))?.head) : null;
+  if (labelNoun) {
+    const qWords = new Set(qFolded.split(' '));
+    return labelledParts(s.text, labelNoun).filter((v) => !qWords.has(v.key.split(' ').pop() as string));
+  }
   const want = (k: ValueKind): boolean => (type === 'any' ? k === 'entity' : kindAnswers(k, type));
   // A "when" may be answered by a rule: "the next business day", "within 30 days after …".
   const values = type === 'date' ? [...s.values, ...deadlinesIn(s.text)] : s.values;
@@ -847,8 +842,6 @@ function uncontested(lead: Scored, vote: Vote, question: string, documents: numb
   return decided.length > 0 && decided.every(isVoted);
 }
 
-const WH_WORD = /\b(?:what|which|who|whom|whose|when|where|why|how)\b/gu;
-
 /**
  * Which sentences may be quoted beside a voted answer. For a question that asks one thing, only
  * sentences of the passages that state the answer: another passage's sentence covers the
@@ -858,7 +851,7 @@ const WH_WORD = /\b(?:what|which|who|whom|whose|when|where|why|how)\b/gu;
  * takes its other part from other passages, values of the same kind included.
  */
 function supportRule(vote: Vote | null, question: string): (s: Scored) => boolean {
-  if (vote === null || (foldText(question).match(WH_WORD) ?? []).length > 1) return () => true;
+  if (vote === null || (foldText(question).match(QUESTION_WORD) ?? []).length > 1) return () => true;
   return (s) => vote.citationIds.includes(s.source.citationId);
 }
 
@@ -937,7 +930,11 @@ export function answerFromPacket(packet: EvidencePacket, options: Partial<Extrac
   // ("Year Ended", "Percent", a column's year), not the cell the question asks for.
   if (
     answer.kind === 'answer' &&
-    (fromRow || (packet.longDocument?.long === true && answer.short?.kind === 'entity'))
+    (fromRow ||
+      (packet.longDocument?.long === true &&
+        answer.short?.kind === 'entity' &&
+        // A part's label the question asks for ("Which form …?" — "Form 4868") is no heading.
+        askedLabelNoun(askedPhrase(mainClause(foldText(packet.question)))?.head) === null))
   ) {
     const body = answer.sentences.map((x) => `${x.text} [${x.citationId}]`).join(' ');
     return { ...answer, text: body, short: null, votes: null };

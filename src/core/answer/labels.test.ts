@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { extractValues } from '../verify/values';
-import { labelReason } from './labels';
+import { askedLabelNoun, labelledParts, labelReason } from './labels';
 import { deadlinesIn } from './deadlines';
 
 /** Each row: a sentence, a value's raw text in it, and whether it is a label (and why). */
@@ -60,5 +60,31 @@ describe('deadlinesIn', () => {
     ['The report is due on April 15.', null],
   ])('%s', (text, phrase) => {
     expect(deadlinesIn(text)[0]?.raw ?? null).toBe(phrase);
+  });
+});
+
+/** Each row: a sentence, the asked label noun, and the labelled parts of that kind it names. */
+const PARTS: readonly [string, string, string[]][] = [
+  ['If you cannot file your return by the due date, you should file Form 4868.', 'form', ['Form 4868']],
+  ['Attach Schedule OI and Forms W-2 to Form 1040NR-EZ.', 'form', ['Forms W-2', 'Form 1040NR-EZ']],
+  ['Attach Schedule OI and Forms W-2 to Form 1040NR-EZ.', 'schedule', ['Schedule OI']],
+  ['Penalties are set out in section 1201(c)(2) of the Act.', 'section', ['section 1201(c)(2)']],
+  ['The form is simple and the schedule is short.', 'form', []],
+  ['Fill in the Form carefully.', 'form', []],
+];
+
+describe('labelledParts: where a question asks for a part, its label answers', () => {
+  it.each(PARTS)('%s (%s)', (text, noun, parts) => {
+    expect(labelledParts(text, noun).map((v) => v.raw)).toEqual(parts);
+  });
+
+  it.each([
+    ['form', 'form'],
+    ['forms', 'form'],
+    ['section', 'section'],
+    ['revenue', null],
+    [undefined, null],
+  ] as const)('asked head %s → %s', (head, noun) => {
+    expect(askedLabelNoun(head)).toBe(noun);
   });
 });

@@ -47,3 +47,39 @@ export function labelReason(text: string, value: KeyValue, asksFigure = false): 
   }
   return null;
 }
+
+/**
+ * The labels a sentence gives parts of the asked kind — "Form 4868", "Schedule OI", "section
+ * 1201(c)(2)" for `noun` "form", "schedule", "section" — as entity values ("form 4868"). A
+ * question that asks for such a part ("Which form should you file …?") is answered by its label:
+ * there, and only there, a label is the answer.
+ */
+export function labelledParts(text: string, noun: string): KeyValue[] {
+  const out: KeyValue[] = [];
+  // The identifier is read ahead without being consumed, so "file Form 4868" still finds "Form 4868".
+  const re =
+    /(?<![\p{L}\p{N}])(\p{L}+)(?=(\.?\s+(?:#\s*|no\.\s*)?)([\p{Lu}\p{N}][\p{L}\p{N}]*(?:[-–][\p{L}\p{N}]+)*(?:\([\p{L}\p{N}]{1,4}\))*))/gu;
+  for (const m of text.matchAll(re)) {
+    const [word, gap, id] = [m[1] as string, m[2] as string, m[3] as string];
+    const w = word.toLowerCase();
+    if (w !== noun && w !== `${noun}s`) continue;
+    // "Form W-2", "Schedule OI", "Note 12": an identifier holds a digit or is a short capital code.
+    if (!/\p{N}/u.test(id) && !/^\p{Lu}{1,4}$/u.test(id)) continue;
+    const start = m.index ?? 0;
+    out.push({
+      kind: 'entity',
+      raw: `${word} ${id}`,
+      start,
+      end: start + word.length + gap.length + id.length,
+      key: `${noun} ${id.toLowerCase()}`,
+    });
+  }
+  return out;
+}
+
+/** The label noun a question asks for ("which form …" → "form"), or null. */
+export function askedLabelNoun(head: string | undefined): string | null {
+  if (!head) return null;
+  const singular = head.replace(/s$/u, '');
+  return LABEL_NOUNS.has(head) && LABEL_NOUNS.has(singular) ? singular : LABEL_NOUNS.has(head) ? head : null;
+}

@@ -27,6 +27,15 @@ const ROWS: readonly [string, string, string][] = [
   ['What is the incubation period of the virus?', 'What is the incubation period of the virus?', 'number'],
   ['Which receptor does the virus bind?', 'Which receptor does the virus bind?', 'entity'],
   ['In the trial, how many patients recovered?', 'how many patients recovered?', 'number'],
+  // An interrogative after a preposition asks with that interrogative.
+  [
+    'By what date is a return for the 2007 calendar year due for an employee who received wages?',
+    'what date is a return for the 2007 calendar year due for an employee who received wages?',
+    'date',
+  ],
+  ['To whom is the annual report sent?', 'whom is the annual report sent?', 'entity'],
+  ['For how long is the deposit held?', 'how long is the deposit held?', 'number'],
+  ['By law, the deposit is returned within 30 days.', 'By law, the deposit is returned within 30 days.', 'any'],
 ];
 
 describe('mainClause and the answer type read from it', () => {
