@@ -190,6 +190,14 @@ describe('counts', () => {
     expect(c.display).toBe('2');
     expect(c.written).toMatch(/Impairment charges \(\$394\.0\), Net losses on sales of assets \(85\.6\); not in Other/);
   });
+  it('counts only a whole list: rows whose printed total they sum to', () => {
+    const part = table('S12', '[S12] Annual report (p. 12) — | | Loops | Aborts |', [
+      '| crypto-md5 | 4 | 0 |',
+      '| crypto-sha1 | 5 | 0 |',
+      '| date-format | 3 | 7 |',
+    ]);
+    expect(computeOver('How many benchmarks had more than 5 aborts?', [part])).toBeNull();
+  });
   it('refuses a count when a year header spans the wrong column', () => {
     const prices = table('S11', '[S11] Annual report (p. 30)', [
       '| | | Price range 2018 |',

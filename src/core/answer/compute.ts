@@ -717,6 +717,8 @@ function countRows(question: string, grids: readonly Grid[]): Computed | null {
       const own = wordsOf(section);
       if (own.length === 0 || !own.every((w) => words.has(w)) || own.length * 2 < words.size) continue;
       const rows = grid.rows.filter((r) => r.section === section && !TOTAL_LABEL.test(r.label) && r.label !== '');
+      const j = grid.columns.findIndex((_, k) => k > 0 && rows.every((r) => figureOf(r.cells[k] ?? '') !== null));
+      if (rows.length === 0 || j < 0 || !sumsToTotal(grid, rows, j)) continue;
       counts.set(`${grid.citationId}|${section}`, { grid, rows });
     }
   }
@@ -738,6 +740,23 @@ function countRows(question: string, grids: readonly Grid[]): Computed | null {
     trace: [`count: ${rows.length} rows under “${section}” [${grid.citationId}]`],
     citationIds: [grid.citationId],
   };
+}
+
+/**
+ * The counted rows are the whole list: a total row printed after them equals their sum in column
+ * `j` (to the precision printed). A chunk may hold only part of a long table; without its total
+ * the count would be of the rows that happen to be packed.
+ */
+function sumsToTotal(grid: Grid, rows: readonly GridRow[], j: number): boolean {
+  const last = grid.rows.indexOf(rows[rows.length - 1] as GridRow);
+  const total = grid.rows.slice(last + 1).find((r) => TOTAL_LABEL.test(r.label));
+  const t = total ? figureOf(total.cells[j] ?? '') : null;
+  if (!t) return false;
+  const figures = rows.map((r) => figureOf(r.cells[j] ?? ''));
+  if (figures.some((f) => f === null)) return false;
+  const sum = figures.reduce((a, f) => a + (f as NonNullable<typeof f>).value, 0);
+  const decimals = Math.max(t.decimals, ...figures.map((f) => (f as NonNullable<typeof f>).decimals));
+  return Math.abs(sum - t.value) <= 0.5 * 10 ** -decimals * rows.length + 1e-9;
 }
 
 /** The one column of a grid a count reads: the question's year, narrowed by its other words; -1 when not one. */
@@ -773,6 +792,7 @@ function countRowsPast(question: string, grids: readonly Grid[]): Computed | nul
       (r) => !TOTAL_LABEL.test(r.label) && r.label !== '' && figureOf(r.cells[j] ?? '') !== null,
     );
     if (rows.length < 2 || rows.some((r) => figureOf(r.cells[j] ?? '')?.percent !== bound.percent)) continue;
+    if (!sumsToTotal(grid, rows, j)) continue;
     answers.push({ grid, j, rows });
   }
   const value = (r: GridRow, j: number): number => figureOf(r.cells[j] ?? '')?.value ?? Number.NaN;
