@@ -22,7 +22,7 @@ import { documentMetaPolicies, serializeCsp } from '../../src/security/csp';
 import { onboardingDocx, pdf } from '../fixtures/documents';
 import { cleanPage, scannedPdf } from '../fixtures/scanned-pdf';
 import { offOrigin } from './browser';
-import { appReady, askQuestion, openBuiltApp, serviceWorkerControls, type AppInBrowser } from './built-app';
+import { addFiles, appReady, askQuestion, openBuiltApp, serviceWorkerControls, type AppInBrowser } from './built-app';
 
 const ctx = inject('e2e');
 if (ctx.skip) console.warn(`[e2e] ${ctx.skip}`);
@@ -142,12 +142,7 @@ describe.skipIf(ctx.skip !== null)('Content Security Policy: a whole session in 
     await serviceWorkerControls(page);
 
     // Every format, OCR included (tesseract.js loads from the origin).
-    await tab(page, 'Library').click();
-    const files = await FILES();
-    await page.getByLabel('Add documents').setInputFiles(files);
-    for (const f of files) {
-      await page.getByTestId('library').locator(`li[data-doc-id="file:${f.name}"]`).waitFor({ timeout: 240_000 });
-    }
+    await addFiles(page, await FILES(), { timeout: 240_000 });
 
     // A PDF citation on its page (pdf.js draws it), then the passage view of the same source.
     await askQuestion(page, 'Where do pilot boats meet tankers?');
