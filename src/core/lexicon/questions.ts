@@ -50,3 +50,6 @@ export const QUESTION_OPENING = /^(?:who|whom|whose|what|which|when|where|how|na
 
 /** A question word that stands later, before the question mark: "… told advertisers to do what?". */
 export const LATE_QUESTION_WORD = /\b(?:who|whom|whose|what|which|where|when|how\s+(?:many|much))\b[^.!]*\?$/iu;
+
+/** Every question word (global: count them with `match`), lower-cased, diacritics folded. */
+export const QUESTION_WORD = /\b(?:what|which|who|whom|whose|when|where|why|how)\b/gu;
