@@ -41,9 +41,9 @@ import type { Conflict } from '../verify/conflict';
 import { REDACTION_MARK } from '../verify/injection';
 import type { AnswerType, KeyValue, ValueKind } from '../verify/values';
 import { asksForComputation, asksForDerivedFigure } from './computation';
-import { labelReason } from './labels';
+import { askedLabelNoun, labelledParts, labelReason } from './labels';
 import { ALTERNATIVE } from '../lexicon/negation';
-import { mainClause } from '../text/clauses';
+import { askedPhrase, mainClause } from '../text/clauses';
 import { deadlinesIn } from './deadlines';
 import { fitFamily, unitFamilyOf } from './question';
 import { countedTerms, countFit } from './counted';
@@ -272,6 +272,12 @@ const WHO = /^\s*who(?:m|se)?\b/u;
  */
 function answerValues(s: Scored, type: AnswerType, qValues: readonly KeyValue[], qFolded: string): KeyValue[] {
   if (!asksForSpan(type)) return [];
+  // "Which form should you file …?": the labels of that kind of part answer it, and nothing else.
+  const labelNoun = type === 'entity' ? askedLabelNoun(askedPhrase(mainClause(qFolded))?.head) : null;
+  if (labelNoun) {
+    const qWords = new Set(qFolded.split(' '));
+    return labelledParts(s.text, labelNoun).filter((v) => !qWords.has(v.key.split(' ').pop() as string));
+  }
   const want = (k: ValueKind): boolean => (type === 'any' ? k === 'entity' : kindAnswers(k, type));
   // A "when" may be answered by a rule: "the next business day", "within 30 days after …".
   const values = type === 'date' ? [...s.values, ...deadlinesIn(s.text)] : s.values;
@@ -924,7 +930,11 @@ export function answerFromPacket(packet: EvidencePacket, options: Partial<Extrac
   // ("Year Ended", "Percent", a column's year), not the cell the question asks for.
   if (
     answer.kind === 'answer' &&
-    (fromRow || (packet.longDocument?.long === true && answer.short?.kind === 'entity'))
+    (fromRow ||
+      (packet.longDocument?.long === true &&
+        answer.short?.kind === 'entity' &&
+        // A part's label the question asks for ("Which form …?" — "Form 4868") is no heading.
+        askedLabelNoun(askedPhrase(mainClause(foldText(packet.question)))?.head) === null))
   ) {
     const body = answer.sentences.map((x) => `${x.text} [${x.citationId}]`).join(' ');
     return { ...answer, text: body, short: null, votes: null };
