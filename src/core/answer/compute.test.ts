@@ -212,6 +212,30 @@ describe('counts', () => {
   });
 });
 
+describe('figures stated in a sentence', () => {
+  const prose = table(
+    'S13',
+    '[S13] Annual report (p. 33)',
+    [
+      'Income taxes. The effective tax rate was 21.6 percent and 24.6 percent for fiscal 2019 and 2018, respectively.',
+      'Revenue grew 12% to $5.1 billion in 2019 from 2018.',
+    ],
+    33,
+  );
+  it('reads a line item over periods from the one sentence that pairs each figure with its year', () => {
+    const c = computeOver('What was the change in the effective tax rate from 2018 to 2019?', [prose])!;
+    expect(c.status).toBe('complete');
+    expect(c.display).toBe('−3.0 percentage points');
+    expect(c.operands.map((o) => [o.period, o.printed, o.citationId, o.page])).toEqual([
+      ['2019', '21.6 percent', 'S13', 33],
+      ['2018', '24.6 percent', 'S13', 33],
+    ]);
+  });
+  it('does not pair figures with years when the sentence leaves the pairing open', () => {
+    expect(computeOver('What was the percentage change in revenue from 2018 to 2019?', [prose])).toBeNull();
+  });
+});
+
 describe('definitions and line items', () => {
   it('reads a definition over line items as questions name them, in the fiscal year asked, rounded as asked', () => {
     const q =

@@ -23,6 +23,8 @@
  */
 import type { PackedSource } from '../select/pack';
 import type { Answer } from './extractive';
+import { sourceBody } from './extractive';
+import { splitSentences } from '../text/sentences';
 import { answerTypeOf } from '../verify/values';
 import {
   ABOVE,
@@ -62,6 +64,7 @@ import {
   figureOf,
   gridOf,
   rowsNamed,
+  sentenceFigures,
   wordsOf,
   yearsOf,
   type Grid,
@@ -702,6 +705,69 @@ const subjectOfCount = (question: string): string =>
   );
 
 /**
+ * The operands of one line item over periods (a change, a growth rate, an average, a sum), read from
+ * the one sentence that names the item with all its words and states a figure for each period
+ * (operands.ts `sentenceFigures`): "The effective tax rate was 21.6 percent and 24.6 percent for
+ * fiscal 2019 and 2018, respectively." Null when no sentence or two sentences that disagree do.
+ */
+function statedOver(
+  plan: Plan,
+  sources: readonly PackedSource[],
+): Map<string, Extract<Found, { cell: ComputedOperand }>> | null {
+  const lookups = [...plan.lookups.values()];
+  const phrase = lookups[0]?.phrase ?? '';
+  const years = lookups.map((l) => l.year);
+  if (years.some((y) => y === null) || lookups.some((l) => l.phrase !== phrase || l.labels)) return null;
+  const required = wordsOf(phrase.replace(/\([^()]*\)/gu, ' ').replace(/[\p{L}\p{N}&.-]+['’]s\b/gu, ' ')).filter(
+    (w) => !GENERIC_WORDS.has(w),
+  );
+  if (required.length === 0) return null;
+  const readings: Map<string, Extract<Found, { cell: ComputedOperand }>>[] = [];
+  for (const source of sources) {
+    const body = sourceBody(source);
+    for (const span of splitSentences(body)) {
+      const sentence = body.slice(span.start, span.end).trim();
+      if (sentence.startsWith('|')) continue;
+      const words = new Set(wordsOf(sentence));
+      if (!required.every((w) => words.has(w))) continue;
+      const figures = sentenceFigures(sentence, years as string[]);
+      if (!figures) continue;
+      const quoted = sentence.length > 90 ? `${sentence.slice(0, 87)}…` : sentence;
+      readings.push(
+        new Map(
+          figures.map((f) => [
+            f.year,
+            {
+              cell: {
+                name: f.year,
+                value: f.value,
+                printed: f.printed,
+                row: quoted,
+                column: f.year,
+                period: f.year,
+                page: source.page ?? null,
+                citationId: source.citationId,
+              },
+              scale: null,
+              percent: f.percent,
+              decimals: f.decimals,
+            },
+          ]),
+        ),
+      );
+    }
+  }
+  const key = (m: Map<string, Extract<Found, { cell: ComputedOperand }>>): string =>
+    [...m.values()]
+      .map((f) => `${f.cell.name}=${f.cell.value}`)
+      .sort()
+      .join(';');
+  return readings.length > 0 && new Set(readings.map(key)).size === 1
+    ? (readings[0] as (typeof readings)[number])
+    : null;
+}
+
+/**
  * A count of the items a table lists under a section the question names ("how many components are
  * there under deferred tax assets?"): the rows of that section, totals left out, the items listed.
  * Null when no section or two sections with different counts answer.
@@ -824,9 +890,9 @@ function countRowsPast(question: string, grids: readonly Grid[]): Computed | nul
  */
 export function computeOver(question: string, sources: readonly PackedSource[]): Computed | null {
   const grids = sources.map(gridOf).filter((g): g is Grid => g !== null && g.rows.length > 0);
-  if (grids.length === 0) return null;
-  if (COUNT_ROWS.test(question)) return countRows(question, grids);
-  if (COUNT_ITEMS.test(question) && !COUNT_PERIODS.test(question)) return countRowsPast(question, grids);
+  if (COUNT_ROWS.test(question)) return grids.length > 0 ? countRows(question, grids) : null;
+  if (COUNT_ITEMS.test(question) && !COUNT_PERIODS.test(question))
+    return grids.length > 0 ? countRowsPast(question, grids) : null;
   const plan = planOf(question);
   if (!plan) return null;
   if (plan.operation === 'count') return countOf(question, plan, grids);
@@ -843,6 +909,12 @@ export function computeOver(question: string, sources: readonly PackedSource[]):
       found.set(name, f);
       trace.push(`${name}: ${f.cell.row}, ${f.cell.column} = ${f.cell.printed} [${f.cell.citationId}]`);
     }
+  }
+  // No cell for one line item over periods: a sentence that states its figure for each period.
+  if (found.size === 0 && missing.every((m) => m.endsWith('no cell found'))) {
+    const stated = statedOver(plan, sources);
+    if (stated) for (const [name, f] of stated) found.set(name, f);
+    if (stated) missing.length = 0;
   }
   // Nothing found at all: not a question about these tables (refused as before). An ambiguous
   // operand is reported: its candidate cells are the inputs a person needs.

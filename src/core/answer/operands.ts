@@ -220,3 +220,52 @@ export function columnsFor(grid: Grid, year: string | null): number[] {
   }
   return out;
 }
+
+/** A figure a sentence states for one period. */
+export interface StatedFigure {
+  readonly year: string;
+  readonly printed: string;
+  readonly value: number;
+  readonly percent: boolean;
+  readonly decimals: number;
+}
+
+const STATED = /(?<![\p{L}\p{N}.,])[-−]?\$?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:\s?(?:%|percent\b))?/gu;
+
+/**
+ * The figures a sentence states for the given years, when it pairs them unambiguously: as many
+ * figures (not years) as years, and either "respectively" (in the order the years are named) or
+ * each figure followed within a few words by its own year ("21.6% in 2019 and 24.6% in 2018").
+ * Null otherwise: a sentence that names more figures or other years is not read.
+ */
+export function sentenceFigures(sentence: string, years: readonly string[]): StatedFigure[] | null {
+  const named = yearsOf(sentence);
+  if (new Set(named).size !== years.length || !years.every((y) => named.includes(y))) return null;
+  const figures = [...sentence.matchAll(STATED)].filter((m) => !/^(?:19|20)\d{2}$/u.test(m[0].trim()));
+  if (figures.length !== years.length) return null;
+  // A figure with a scale word ("$5.1 billion") is not compared with one without.
+  if (
+    figures.some((m) =>
+      /^\s*(?:thousand|million|billion|trillion)/iu.test(sentence.slice((m.index ?? 0) + m[0].length)),
+    )
+  )
+    return null;
+  const read = (m: RegExpMatchArray, year: string): StatedFigure | null => {
+    const f = figureOf(m[0].replace(/\s?percent$/u, '%'));
+    return f ? { year, printed: m[0], value: f.value, percent: f.percent, decimals: f.decimals } : null;
+  };
+  let out: (StatedFigure | null)[];
+  if (/\brespectively\b/iu.test(sentence)) {
+    const order = [...new Set(named)];
+    out = figures.map((m, i) => read(m, order[i] as string));
+  } else {
+    out = figures.map((m) => {
+      const after = sentence.slice((m.index ?? 0) + m[0].length, (m.index ?? 0) + m[0].length + 30);
+      const y = /^\s*(?:\w+\s+){0,3}?(?:fiscal\s+(?:year\s+)?|fy\s?)?((?:19|20)\d{2})\b/iu.exec(after)?.[1];
+      return y ? read(m, y) : null;
+    });
+  }
+  if (out.some((x) => x === null)) return null;
+  const got = out as StatedFigure[];
+  return new Set(got.map((x) => x.year)).size === years.length ? got : null;
+}
