@@ -10,7 +10,11 @@ import { describe, expect, it } from 'vitest';
  *  (a) group that alternates six or more plain lower-case words, `(?:who|whom|whose|what|which|
  *      when)` or `(who|…)`, in a regex literal or a pattern string; and
  *  (b) `new Set([...])` or array literal holding six or more lower-case word string literals
- *      (`'of', 'de', 'van', …`).
+ *      (`'of', 'de', 'van', …`);
+ *  (c) string literal (or `+` concatenation of them) of six or more `|`-joined lower-case words
+ *      (`'january|february|…'`), the makings of a pattern; and
+ *  (d) string literal (or parenthesised `+` concatenation of them) split into six or more
+ *      lower-case words (`('a an the of …').split(' ')`).
  *
  * An array followed by `as const` is a type enumeration, and an array holding a snake_case or
  * camelCase code is an enumeration of codes: neither is a word list. The detector reads text, not
@@ -40,6 +44,10 @@ const STRING_ARRAY = new RegExp(
 );
 /** A lower-case word or phrase: letters, with inner dots, apostrophes, hyphens or spaces. */
 const LOWER_WORD = /^[a-z][a-z.' -]*$/;
+/** (c): six or more `|`-joined plain lower-case words, with at most a trailing `|`. */
+const JOINED_WORDS = new RegExp(String.raw`^[a-z]+(?:\|[a-z]+){${MIN_WORDS - 1},}\|?$`);
+/** (d): string literals, alone or concatenated in parentheses, then `.split(`. */
+const SPLIT_STRING = new RegExp(String.raw`(?:\(\s*${STRING}(?:\s*\+\s*${STRING})*\s*\)|${STRING})\s*\.split\(`, 'g');
 /** A code: snake_case or camelCase. */
 const CODE = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$|^[a-z][a-z0-9]*[A-Z]/;
 
@@ -57,6 +65,19 @@ function inlineListsIn(source: string): string[] {
     const m = WORD_GROUP.exec(line);
     if (m) found.push(`${i + 1}: word alternation ${m[0]}…`);
   });
+  for (const m of source.matchAll(new RegExp(String.raw`${STRING}(?:\s*\+\s*${STRING})*`, 'g'))) {
+    const text = [...m[0].matchAll(new RegExp(STRING, 'g'))].map((s) => s[0].slice(1, -1)).join('');
+    if (!JOINED_WORDS.test(text)) continue;
+    const line = source.slice(0, m.index).split('\n').length;
+    if (!isCommentLine(lines[line - 1] ?? '')) found.push(`${line}: joined words ${m[0].slice(0, 40)}…`);
+  }
+  for (const m of source.matchAll(SPLIT_STRING)) {
+    const text = [...m[0].matchAll(new RegExp(STRING, 'g'))].map((s) => s[0].slice(1, -1)).join(' ');
+    const words = text.split(/\s+/u).filter((w) => LOWER_WORD.test(w));
+    if (words.length < MIN_WORDS) continue;
+    const line = source.slice(0, m.index).split('\n').length;
+    found.push(`${line}: split word list [${words.slice(0, 4).join(', ')}, …] (${words.length} words)`);
+  }
   for (const m of source.matchAll(STRING_ARRAY)) {
     const start = m.index;
     const lineStart = source.lastIndexOf('\n', start) + 1;
@@ -97,6 +118,13 @@ const ROWS: readonly (readonly [string, number])[] = [
   ["const S = ['high', 'low', 'open', 'close', 'per_share', 'volume'];", 0], // codes
   ["const S = ['high', 'low', 'open', 'close', 'perShare', 'volume'];", 0], // codes
   ["const X = [a, 'of', 'de', 'van', 'von', 'der', 'la'];", 0], // not all literals
+  ["const M = 'january|february|march|april|may|june';", 1],
+  ["const M =\n  'manager|director|officer|' +\n  'committee|board|department|team';", 1],
+  ["const M = 'january|february|march';", 0], // three words
+  ["const S = new Set(\n  (\n    'a an the of ' +\n    'to in on'\n  ).split(/\\s+/),\n);", 1],
+  ["const S = 'a b c d e f'.split(' ');", 1],
+  ["const S = 'a b c'.split(' ');", 0], // three words
+  ["const W = text.split(' ');", 0],
 ];
 
 describe('inline word list detector', () => {

@@ -15,3 +15,12 @@ export const SCALE_WORDS: readonly string[] = [
   'm',
   'b',
 ];
+
+/** Unit words and symbols after a number ("5 mg", "3 days", "20 %", "$4 usd"): `select/rationales.ts` reads a quantity's unit. */
+export const UNIT_WORDS: ReadonlySet<string> = new Set(
+  (
+    'mg g kg µg ug mcg ml l dl mmol mol iu % percent pct days day hours hour hrs hr h minutes minute min mins seconds second sec s ' +
+    'weeks week months month years year yrs km m cm mm nm usd eur gbp dollars dollar euros euro pounds pound times fold x ' +
+    'mmhg bpm kcal cal mb gb tb kb'
+  ).split(/\s+/),
+);

@@ -24,3 +24,10 @@ export const WEEKDAYS: ReadonlySet<string> = new Set([
 /** A word of a table cell that names a period, not a table: a month (or its start), "ended", "fiscal", "years". */
 export const PERIOD_CELL_WORD =
   /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b|\b(?:ended|ending|months|weeks|quarter|fiscal|year|years)\b/i;
+
+/**
+ * Month names and their short forms as one alternation (full names before short ones, "sept"
+ * before "sep"), for date patterns in `verify/values.ts` and `select/rationales.ts`.
+ */
+export const MONTH_PATTERN =
+  'january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec';

@@ -21,6 +21,9 @@ import type { AbortSignalLike, EvidenceLookup, Token } from './common';
 import { checkInt, checkRange, cosine, headingLine, metaOf, tokenize } from './common';
 import { NAME_CONNECTORS } from '../lexicon/names';
 import { NOT_COMPARATIVES } from '../lexicon/comparisons';
+import { QUESTION_STOPWORDS } from '../lexicon/stopwords';
+import { UNIT_WORDS } from '../lexicon/numbers';
+import { MONTH_PATTERN } from '../lexicon/periods';
 
 export const RATIONALE_KINDS = ['comparison', 'entity', 'number', 'date', 'phrase', 'generated'] as const;
 export type RationaleKind = (typeof RATIONALE_KINDS)[number];
@@ -46,37 +49,11 @@ export interface RationaleSource {
   rationales(question: string, signal?: AbortSignalLike): Promise<Rationale[]>;
 }
 
-// A compact English stopword list (function words) plus question-framing words that never name
-// an aspect of the answer ("what", "difference", "compare", "explain").
-const STOPWORDS = new Set(
-  (
-    'a an the and or nor but if then else of to in on at by for with from into onto upon over under about above below ' +
-    'between through during before after since until while as than so such that this these those there here ' +
-    'is are was were be been being am do does did doing done have has had having can could should would will shall ' +
-    'may might must need ought i me my mine we us our ours you your yours he him his she her hers it its they them their theirs ' +
-    'what which who whom whose when where why how whether not no yes all any both each either neither few more most less least ' +
-    'other others some same own only very too also just than again further once ever every much many lot lots ' +
-    'tell explain describe list give show compare comparison compared difference differences differ versus vs ' +
-    'please know mean means meaning regarding according way ways thing things kind better worse best worst ' +
-    'get gets got make makes made let lets s t e g ie eg etc'
-  ).split(/\s+/),
-);
-
-const UNITS = new Set(
-  (
-    'mg g kg µg ug mcg ml l dl mmol mol iu % percent pct days day hours hour hrs hr h minutes minute min mins seconds second sec s ' +
-    'weeks week months month years year yrs km m cm mm nm usd eur gbp dollars dollar euros euro pounds pound times fold x ' +
-    'mmhg bpm kcal cal mb gb tb kb'
-  ).split(/\s+/),
-);
-
-const MONTHS =
-  'january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec';
 const DATE_PATTERNS = [
   /\b\d{4}-\d{2}-\d{2}\b/g,
-  new RegExp(`\\b\\d{1,2}(?:st|nd|rd|th)?\\s+(?:${MONTHS})\\.?,?\\s+\\d{4}\\b`, 'gi'),
-  new RegExp(`\\b(?:${MONTHS})\\.?\\s+\\d{1,2}(?:st|nd|rd|th)?,?\\s+\\d{4}\\b`, 'gi'),
-  new RegExp(`\\b(?:${MONTHS})\\.?\\s+\\d{4}\\b`, 'gi'),
+  new RegExp(`\\b\\d{1,2}(?:st|nd|rd|th)?\\s+(?:${MONTH_PATTERN})\\.?,?\\s+\\d{4}\\b`, 'gi'),
+  new RegExp(`\\b(?:${MONTH_PATTERN})\\.?\\s+\\d{1,2}(?:st|nd|rd|th)?,?\\s+\\d{4}\\b`, 'gi'),
+  new RegExp(`\\b(?:${MONTH_PATTERN})\\.?\\s+\\d{4}\\b`, 'gi'),
   /\b(?:19|20)\d{2}\b/g,
 ];
 
@@ -98,7 +75,7 @@ export function termOf(word: string): string {
 export function termsOf(text: string): string[] {
   const out: string[] = [];
   for (const t of tokenize(text)) {
-    if (STOPWORDS.has(t.lower)) continue;
+    if (QUESTION_STOPWORDS.has(t.lower)) continue;
     const term = termOf(t.lower);
     if (!out.includes(term)) out.push(term);
   }
@@ -107,7 +84,7 @@ export function termsOf(text: string): string[] {
 
 /** True for a function or question-framing word that names no aspect. */
 export function isStopword(word: string): boolean {
-  return STOPWORDS.has(word.toLowerCase());
+  return QUESTION_STOPWORDS.has(word.toLowerCase());
 }
 
 export interface DecomposeOptions {
@@ -147,13 +124,13 @@ function sentenceInitial(text: string, t: Token): boolean {
 function leadingRun(tokens: readonly Token[], from: number, to: number): { start: number; end: number } | null {
   let i = 0;
   const inRange = tokens.filter((t) => t.start >= from && t.end <= to);
-  while (i < inRange.length && STOPWORDS.has((inRange[i] as Token).lower)) i++;
+  while (i < inRange.length && QUESTION_STOPWORDS.has((inRange[i] as Token).lower)) i++;
   if (i >= inRange.length) return null;
   const first = inRange[i] as Token;
   let last = first;
   for (let j = i + 1; j < inRange.length; j++) {
     const t = inRange[j] as Token;
-    if (STOPWORDS.has(t.lower)) break;
+    if (QUESTION_STOPWORDS.has(t.lower)) break;
     last = t;
   }
   return { start: first.start, end: last.end };
@@ -168,13 +145,13 @@ function trailingRun(
 ): { start: number; end: number } | null {
   const inRange = tokens.filter((t) => t.start >= from && t.end <= to);
   let i = inRange.length - 1;
-  while (i >= 0 && STOPWORDS.has((inRange[i] as Token).lower)) i--;
+  while (i >= 0 && QUESTION_STOPWORDS.has((inRange[i] as Token).lower)) i--;
   if (i < 0) return null;
   const last = inRange[i] as Token;
   let first = last;
   for (let j = i - 1; j >= 0; j--) {
     const t = inRange[j] as Token;
-    if (STOPWORDS.has(t.lower) || !adjacent(text, t, first)) break;
+    if (QUESTION_STOPWORDS.has(t.lower) || !adjacent(text, t, first)) break;
     first = t;
   }
   return { start: first.start, end: last.end };
@@ -265,7 +242,7 @@ function dateAndNumberSpans(text: string, tokens: readonly Token[]): Span[] {
     const next = tokens[i + 1];
     // "5-year", "0-dimensional": a hyphen-joined word belongs to the quantity.
     if (next && hyphenJoined(text, t, next) && !IS_NUMBERISH(next)) end = next.end;
-    else if (next && UNITS.has(next.lower) && adjacent(text, t, next)) end = next.end;
+    else if (next && UNIT_WORDS.has(next.lower) && adjacent(text, t, next)) end = next.end;
     spans.push({ start, end, kind: 'number' });
   }
   return spans;
@@ -276,7 +253,7 @@ function entitySpans(text: string, tokens: readonly Token[]): Span[] {
   let i = 0;
   while (i < tokens.length) {
     const t = tokens[i] as Token;
-    if (!ENTITY_TOKEN(t) || (STOPWORDS.has(t.lower) && !IS_ACRONYM_LIKE(t)) || IS_NUMBERISH(t)) {
+    if (!ENTITY_TOKEN(t) || (QUESTION_STOPWORDS.has(t.lower) && !IS_ACRONYM_LIKE(t)) || IS_NUMBERISH(t)) {
       i++;
       continue;
     }
@@ -284,7 +261,10 @@ function entitySpans(text: string, tokens: readonly Token[]): Span[] {
     for (;;) {
       const a = tokens[j] as Token;
       const b = tokens[j + 1];
-      if (b && ((adjacent(text, a, b) && ENTITY_TOKEN(b) && !STOPWORDS.has(b.lower)) || hyphenJoined(text, a, b))) {
+      if (
+        b &&
+        ((adjacent(text, a, b) && ENTITY_TOKEN(b) && !QUESTION_STOPWORDS.has(b.lower)) || hyphenJoined(text, a, b))
+      ) {
         j++;
         continue;
       }
@@ -296,7 +276,7 @@ function entitySpans(text: string, tokens: readonly Token[]): Span[] {
         adjacent(text, a, b) &&
         adjacent(text, b, c) &&
         ENTITY_TOKEN(c) &&
-        !STOPWORDS.has(c.lower)
+        !QUESTION_STOPWORDS.has(c.lower)
       ) {
         j += 2;
         continue;
@@ -333,7 +313,7 @@ function phraseSpans(tokens: readonly Token[], text: string, blocked: readonly S
   };
   for (const t of tokens) {
     const prev = run[run.length - 1];
-    if (STOPWORDS.has(t.lower) || isBlocked(t) || IS_NUMBERISH(t)) {
+    if (QUESTION_STOPWORDS.has(t.lower) || isBlocked(t) || IS_NUMBERISH(t)) {
       flush();
       continue;
     }

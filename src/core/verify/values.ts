@@ -33,6 +33,7 @@ import {
   ENTITY_OPENING,
   HOW_MEASURE_OPENING,
 } from '../lexicon/questions';
+import { MONTH_PATTERN } from '../lexicon/periods';
 
 export const VALUE_KINDS = ['date', 'number', 'entity'] as const;
 export type ValueKind = (typeof VALUE_KINDS)[number];
@@ -73,8 +74,6 @@ const MONTHS: Readonly<Record<string, number>> = Object.freeze({
   december: 12,
   dec: 12,
 });
-const MONTH_RE =
-  'january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec';
 const ORD = '(?:st|nd|rd|th)?';
 
 const pad = (n: number): string => String(n).padStart(2, '0');
@@ -97,27 +96,27 @@ const DATE_PATTERNS: readonly DatePattern[] = [
   },
   {
     month: true,
-    re: new RegExp(`\\b(\\d{1,2})${ORD}\\s+(${MONTH_RE})\\.?,?\\s+(\\d{4})\\b`, 'giu'),
+    re: new RegExp(`\\b(\\d{1,2})${ORD}\\s+(${MONTH_PATTERN})\\.?,?\\s+(\\d{4})\\b`, 'giu'),
     key: (m) => (validDay(Number(m[1])) ? `${m[3]}-${pad(monthOf(m[2]!))}-${pad(Number(m[1]))}` : null),
   },
   {
     month: true,
-    re: new RegExp(`\\b(${MONTH_RE})\\.?\\s+(\\d{1,2})${ORD},?\\s+(\\d{4})\\b`, 'giu'),
+    re: new RegExp(`\\b(${MONTH_PATTERN})\\.?\\s+(\\d{1,2})${ORD},?\\s+(\\d{4})\\b`, 'giu'),
     key: (m) => (validDay(Number(m[2])) ? `${m[3]}-${pad(monthOf(m[1]!))}-${pad(Number(m[2]))}` : null),
   },
   {
     month: true,
-    re: new RegExp(`\\b(${MONTH_RE})\\.?,?\\s+(\\d{4})\\b`, 'giu'),
+    re: new RegExp(`\\b(${MONTH_PATTERN})\\.?,?\\s+(\\d{4})\\b`, 'giu'),
     key: (m) => `${m[2]}-${pad(monthOf(m[1]!))}`,
   },
   {
     month: true,
-    re: new RegExp(`\\b(${MONTH_RE})\\.?\\s+(\\d{1,2})${ORD}\\b(?![.,]\\d)`, 'giu'),
+    re: new RegExp(`\\b(${MONTH_PATTERN})\\.?\\s+(\\d{1,2})${ORD}\\b(?![.,]\\d)`, 'giu'),
     key: (m) => (validDay(Number(m[2])) ? `--${pad(monthOf(m[1]!))}-${pad(Number(m[2]))}` : null),
   },
   {
     month: true,
-    re: new RegExp(`\\b(\\d{1,2})${ORD}\\s+(${MONTH_RE})\\b\\.?`, 'giu'),
+    re: new RegExp(`\\b(\\d{1,2})${ORD}\\s+(${MONTH_PATTERN})\\b\\.?`, 'giu'),
     key: (m) => (validDay(Number(m[1])) ? `--${pad(monthOf(m[2]!))}-${pad(Number(m[1]))}` : null),
   },
   {
@@ -343,7 +342,7 @@ export function caseFolded(text: string): string {
 // month name has it next to a number (before: "21 July", after: "July 21", "July 2017"); a number
 // word is a whole word. Texts without them skip those patterns.
 const ANY_DIGIT = /\d/u;
-const MONTH_BY_NUMBER = new RegExp(`\\b(?:${MONTH_RE})\\.?,?\\s+\\d|\\d${ORD}\\s+(?:${MONTH_RE})\\b`, 'u');
+const MONTH_BY_NUMBER = new RegExp(`\\b(?:${MONTH_PATTERN})\\.?,?\\s+\\d|\\d${ORD}\\s+(?:${MONTH_PATTERN})\\b`, 'u');
 // A run of number words states a number only with a word of NUMBER_WORDS in it, or as "one" before
 // a scale ("one million"); "one" and "thousands" alone do not open the pattern.
 const ANY_NUMBER_WORD = new RegExp(
