@@ -206,7 +206,7 @@ describe('long documents: computations and fiscal periods', () => {
   it('refuses a computed answer unless a table cell gave it, in short documents too', () => {
     const long = { ...base, longDocument: true, computation: true };
     expect(decideAbstention(long)).toMatchObject({ abstain: true, reason: 'computation', pCorrect: null });
-    expect(decideAbstention(long).suggestion).toMatch(/row and period/);
+    expect(decideAbstention(long).suggestion).toMatch(/each period and measure/);
     expect(decideAbstention({ ...long, tableCell: true }).reason).not.toBe('computation');
     expect(decideAbstention({ ...long, longDocument: false }).reason).toBe('computation');
   });

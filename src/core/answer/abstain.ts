@@ -598,7 +598,7 @@ const SUGGESTIONS: Readonly<Record<AbstentionReason, string | null>> = Object.fr
   indirect:
     'Read the closest passages below, or ask for one figure by its row and period (e.g. "accounts payable at December 31, 2018").',
   computation:
-    'The figures it needs are in the closest passages below; ask for each by its row and period, or load a generator (Settings → Model profile) to compute it.',
+    'Check the closest passages below for the figures: ask for the calculation naming each period and measure as the table prints them, or ask for each figure on its own.',
 });
 
 /**

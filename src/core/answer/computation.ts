@@ -2,8 +2,9 @@
  * Questions whose answer is a computation over figures: a ratio, a growth rate, a change, an
  * average, a margin, a turnover — or a judgment of a trend ("Has the company increased its
  * debt?", "Did PP&E grow?"), which compares two figures. No single sentence or cell states such
- * an answer as a rule; without a generator Evident does not compute one, so it refuses with the passages that hold the inputs instead of quoting one of them as the answer
- * (abstain.ts, reason `computation`). The table-cell answer is not tried for them either
+ * an answer as a rule: compute.ts computes it from cited cells with the work shown, and when it
+ * cannot find every input unambiguously the answer refuses with the passages that hold the inputs
+ * instead of quoting one of them as the answer (abstain.ts, reason `computation`). The table-cell answer is not tried for them either
  * (extractive.ts): the cell the question's words name is an input.
  */
 import { measuresOf } from '../retrieval/financial-measures';

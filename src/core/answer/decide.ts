@@ -37,7 +37,7 @@ const REASONS: Readonly<Record<string, string>> = Object.freeze({
   indirect:
     'The passages found are about the question’s subject, but none of them answers it directly (no sentence or table cell states the answer).',
   computation:
-    'The answer is a calculation (a ratio, a change, an average or a trend) over figures in your documents; Evident quotes figures but does not compute them without a generator.',
+    'The answer is a calculation (a ratio, a change, an average or a trend) over figures in your documents, and not every figure it needs was found unambiguously in one table or sentence; a trend asked yes or no is not judged.',
 });
 
 /** What the user can do about each, without repeating the reason (else the decision's own suggestion, abstain.ts). */
@@ -50,7 +50,7 @@ const SUGGESTIONS: Readonly<Record<string, string>> = Object.freeze({
   indirect:
     'Open the closest passages below, or ask for one figure by its row label and period as the table prints them.',
   computation:
-    'The passages below hold the figures it needs: ask for each by its row label and period as the table prints them, or load a generator in Settings → Model profile.',
+    'Check the closest passages below for the figures: ask for the calculation naming each period and measure as the table prints them, ask for each figure on its own, or load a generator in Settings → Model profile.',
 });
 
 /**
