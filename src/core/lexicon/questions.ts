@@ -6,9 +6,12 @@
  * `answer/extractive.ts` read them. Patterns expect lower-cased text unless flagged `i`.
  */
 
-/** Openings that ask for a date: "when …", "(on) what year/date/day …", "(in) which year …". */
+/**
+ * Openings that ask for a date: "when …", "(on) what year/date/day …", "(in) which year …"; "which
+ * period / quarter …" chooses among periods (unlike "what is the incubation period", a duration).
+ */
 export const DATE_OPENING =
-  /^(?:when\b|(?:on\s+)?what\s+(?:year|date|day|month|time)\b|(?:in\s+)?which\s+(?:year|month)\b)/u;
+  /^(?:when\b|(?:on\s+)?what\s+(?:year|date|day|month|time)\b|(?:in\s+)?which\s+(?:years?|months?|quarters?|periods?)\b)/u;
 
 /** Phrases that ask for a date anywhere: "release date", "what is the date", "date of". */
 export const DATE_PHRASE =

@@ -34,6 +34,11 @@ const ROWS: readonly [string, string, string][] = [
     'date',
   ],
   ['To whom is the annual report sent?', 'whom is the annual report sent?', 'entity'],
+  [
+    'In which period was net sales greater than 1,000 million?',
+    'which period was net sales greater than 1,000 million?',
+    'date',
+  ],
   ['For how long is the deposit held?', 'how long is the deposit held?', 'number'],
   ['By law, the deposit is returned within 30 days.', 'By law, the deposit is returned within 30 days.', 'any'],
 ];
