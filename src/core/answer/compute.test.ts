@@ -3,29 +3,14 @@ import type { PackedSource } from '../select/pack';
 import { computedAnswer, computeOver, planOf, resolvesName } from './compute';
 import { figureOf } from './operands';
 import { validateAnswer } from './validate';
+import { filingSource } from './testing';
 import { decideAbstention, type AbstentionSignals } from './abstain';
 
-const table = (citationId: string, header: string, rows: readonly string[], page?: number): PackedSource => {
-  const body = rows.join('\n');
-  return {
-    citationId,
-    candidateId: `d#${citationId}`,
-    docId: 'd',
-    chunkId: `d#${citationId}`,
+const table = (citationId: string, header: string, rows: readonly string[], page?: number): PackedSource =>
+  filingSource(citationId, header, rows.join('\n'), {
     title: 'Annual report',
-    headings: [],
-    start: 0,
-    end: body.length,
-    text: `${header}\n${body}`,
-    tokens: 50,
-    score: 1,
-    sourceType: 'official_filing',
-    status: 'current',
-    rationaleIds: [],
-    group: null,
     ...(page !== undefined ? { page } : {}),
-  };
-};
+  });
 
 // A statement with its column header in the context (a continuation chunk), in millions.
 const income = table(

@@ -1,24 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { PackedSource } from '../select/pack';
 import { questionYears, tableCellAnswer } from './table-cell';
+import { filingSource } from './testing';
 
-const source = (citationId: string, header: string, body: string): PackedSource => ({
-  citationId,
-  candidateId: `d#${citationId}`,
-  docId: 'd',
-  chunkId: `d#${citationId}`,
-  title: 'Filing',
-  headings: [],
-  start: 0,
-  end: body.length,
-  text: `${header}\n${body}`,
-  tokens: 50,
-  score: 1,
-  sourceType: 'official_filing',
-  status: 'current',
-  rationaleIds: [],
-  group: null,
-});
+const source = (citationId: string, header: string, body: string): PackedSource =>
+  filingSource(citationId, header, body);
 
 const balanceSheet = source(
   'S2',

@@ -23,3 +23,33 @@ export function source(i: number, body: string, extra: Partial<PackedSource> = {
     ...extra,
   };
 }
+
+/**
+ * A passage of one filing ('d') with its own header line (`[S2] Filing (p. 57) — | | 2019 | 2018 |`:
+ * a table's title and column header ride there), as the table readers see a packed table chunk.
+ */
+export function filingSource(
+  citationId: string,
+  header: string,
+  body: string,
+  extra: Partial<PackedSource> = {},
+): PackedSource {
+  return {
+    citationId,
+    candidateId: `d#${citationId}`,
+    docId: 'd',
+    chunkId: `d#${citationId}`,
+    title: 'Filing',
+    headings: [],
+    start: 0,
+    end: body.length,
+    text: `${header}\n${body}`,
+    tokens: 50,
+    score: 1,
+    sourceType: 'official_filing',
+    status: 'current',
+    rationaleIds: [],
+    group: null,
+    ...extra,
+  };
+}

@@ -10,6 +10,7 @@
  * attestation and authority); none names a domain's records. Other domains are held out of the
  * evaluation, so a word that only fits its templates would help nothing there.
  */
+import { ASKED_DETERMINERS } from './clauses';
 
 /** Where the frame's noun phrase is, relative to the frame's match. */
 export type RestrictionRole =
@@ -181,17 +182,8 @@ export const MAKING_WORDS: ReadonlySet<string> = new Set([
 
 /** Determiners (and possessive pronouns) that open a noun phrase; not part of a kind. */
 export const DETERMINERS: ReadonlySet<string> = new Set([
-  'the',
-  'a',
-  'an',
-  'this',
-  'that',
-  'these',
-  'those',
-  'its',
-  'their',
-  'his',
-  'her',
+  // Those that may open a question's asked phrase (clauses.ts), and more.
+  ...ASKED_DETERMINERS,
   'our',
   'your',
   'any',
