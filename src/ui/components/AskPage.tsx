@@ -183,11 +183,13 @@ function SettledByInquiry({ result }: { readonly result: AskResult }) {
 }
 
 /** Which model wrote the answer, and why a loaded generator did not, when it did not. */
-function Answerer({ models }: { readonly models: AskResult['models'] }) {
+function Answerer({ models, computed }: { readonly models: AskResult['models']; readonly computed: boolean }) {
   return (
     <p className="muted answerer" data-testid="answerer" data-answerer={models.answerer}>
       {models.answerer === 'extractive'
-        ? 'Sentences quoted from the evidence (no answer model).'
+        ? computed
+          ? 'Computed from figures quoted from the evidence (no answer model).'
+          : 'Sentences quoted from the evidence (no answer model).'
         : `Written by ${models.answerer} from the sources below; every statement checked against the passages it cites.`}
       {models.generatorFallback && ` ${models.generatorFallback}`}
     </p>
@@ -284,22 +286,44 @@ function AnswerView({
   const citeLabel = (id: string): string => `Open source ${id}${titleOf(id) ? `: ${titleOf(id)}` : ''}`;
   const paragraphs = answerParagraphs(result.answer.text);
   const unsupported = result.answer.sentences.filter((s) => !s.supported);
-  const body = (
-    <div className="answer-text" data-testid="answer-text">
-      {paragraphs.map((p, i) => (
-        <p key={i} className={i === 0 && result.answer.short ? 'short-answer' : undefined}>
-          <Segments segments={p} onCite={onCite} citeLabel={citeLabel} />
+  const computed = result.answer.computed;
+  // A complete calculation reads first as its result; the work below shows the formula and every
+  // operand with its citation (the answer's text repeats them in prose, for copying and grading).
+  const body =
+    computed?.status === 'complete' && computed.display ? (
+      <div className="answer-text" data-testid="answer-text">
+        <p className="short-answer">
+          <Segments
+            segments={
+              answerParagraphs(
+                `${computed.display} [${[...new Set(computed.operands.map((o) => o.citationId))].join(', ')}]`,
+              )[0] ?? []
+            }
+            onCite={onCite}
+            citeLabel={citeLabel}
+          />
         </p>
-      ))}
-    </div>
-  );
+      </div>
+    ) : (
+      <div className="answer-text" data-testid="answer-text">
+        {paragraphs.map((p, i) => (
+          <p key={i} className={i === 0 && result.answer.short ? 'short-answer' : undefined}>
+            <Segments segments={p} onCite={onCite} citeLabel={citeLabel} />
+          </p>
+        ))}
+      </div>
+    );
   return (
     <section className="panel answer" aria-labelledby="answer-heading" data-testid="answer">
       <div className="answer-head">
         <h2 id="answer-heading">Answer</h2>
         <OutcomeBadge outcome={result.outcome} />
       </div>
-      {result.firstPass ? <SettledByInquiry result={result} /> : <Answerer models={result.models} />}
+      {result.firstPass ? (
+        <SettledByInquiry result={result} />
+      ) : (
+        <Answerer models={result.models} computed={result.answer.computed !== undefined} />
+      )}
       {result.outcome === 'abstain' ? (
         <>
           <div className="abstain-note">
