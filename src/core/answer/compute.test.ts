@@ -45,6 +45,8 @@ describe('computeOver', () => {
   it.each([
     ['What is the change in Other in 2019 from 2018?', 'change', '−12.6 (in millions)'],
     ['What is the percentage change in Other from 2018 to 2019?', 'percent-change', '−22.22%'],
+    // The unit asked in a trailing clause names no line item.
+    ['By how much did Other change from 2018 to 2019, in percent?', 'percent-change', '−22.22%'],
     ['What is the 2019 average operating income?', 'average', '225 (in millions)'],
     ['What was the average net sales from 2017 to 2019?', 'average', '1,594.33 (in millions)'],
     ['What is the total cost of sales in 2018 and 2019?', 'sum', '1,980 (in millions)'],

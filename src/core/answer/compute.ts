@@ -187,7 +187,14 @@ const PERIOD_WORDS =
  */
 function subjectOf(question: string, cue: RegExp | null = null): string {
   const s = cue ? question.replace(new RegExp(cue.source, 'giu'), ' ') : question;
-  return s.replace(PERIOD_WORDS, ' ').replace(/[?]/g, ' ').replace(/\s+/g, ' ').trim();
+  // The unit the result is asked in ("…, in percent?") names no line item.
+  return s
+    .replace(new RegExp(PERCENT_UNIT.source, 'giu'), ' ')
+    .replace(PERIOD_WORDS, ' ')
+    .replace(/[?]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/^[,;:\s]+|[,;:\s]+$/gu, '');
 }
 
 /** The two operand phrases of a pair ("ratio of A to B") and the words that asked for it, or null. */
