@@ -88,6 +88,8 @@ export interface QuestionResult {
   readonly inquiryRan: boolean;
   /** The packet, or a record a follow-up query brought back (held already or not), lies on a gold page. */
   readonly inquiryHit: boolean;
+  /** A computed answer's status and whether every operand cites a source of the result, else null. */
+  readonly computed: { readonly status: 'complete' | 'partial'; readonly operandsCited: boolean } | null;
 }
 
 export const BASELINE_DEPTHS = [5, 20, 100] as const;
@@ -317,7 +319,15 @@ async function askOne(
     citedHit: result.sources.some(
       (s) => result.answer.sentences.some((x) => x.citationIds.includes(s.citationId)) && onGold(s.docId, s.chunkId),
     ),
+    computed: computedOf(result),
   };
+}
+
+function computedOf(result: AskResult): QuestionResult['computed'] {
+  const c = result.answer.computed;
+  if (!c) return null;
+  const cited = new Set(result.sources.map((s) => s.citationId));
+  return { status: c.status, operandsCited: c.operands.length > 0 && c.operands.every((o) => cited.has(o.citationId)) };
 }
 
 export interface DocQaOptions {
