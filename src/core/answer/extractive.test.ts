@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Conflict } from '../verify/conflict';
 import { REDACTION_MARK } from '../verify/injection';
-import { answerExtractive, answerFromPacket } from './extractive';
+import { answerExtractive, answerFromPacket, isTitleLine } from './extractive';
 import { decomposeQuestion } from '../select/rationales';
 import { selectEvidence } from '../select/select';
 import { buildCorpus, candidate } from '../select/testing';
@@ -35,6 +35,57 @@ describe('answerExtractive', () => {
     expect(a.sentences.length).toBeGreaterThan(1);
     expect(a.sentences.map((x) => x.citationId)).not.toContain('S3');
     expect(a.text).not.toContain('Adele');
+  });
+
+  it('inside one document, a value repeated by weaker sentences never displaces the sentence that answers', () => {
+    // COVID-QA's pattern: names repeated in methods sentences outvoted the sentence that states who
+    // conducted the survey. Across documents the repetition is corroboration and the vote leads.
+    const question = 'Who conducted the national survey of tuberculosis in 2010?';
+    const bodies = [
+      'The national survey of tuberculosis prevalence in 2010 was conducted by clinicians, radiologists and nurses trained by the ministry.',
+      'Zhang Wei analysed the samples. Zhang Wei wrote the report with Li Na.',
+      'Li Na and Zhang Wei reviewed the tuberculosis survey data in 2011.',
+    ];
+    const sourcesOf = (docOf: (i: number) => string) =>
+      bodies.map((b, i) => source(i + 1, b, { docId: docOf(i), chunkId: `${docOf(i)}#${i}` }));
+    const one = answerExtractive({ question, rationales: decomposeQuestion(question), sources: sourcesOf(() => 'd1') });
+    expect(one.sentences[0]!.text).toMatch(/^The national survey of tuberculosis prevalence in 2010 was conducted by/);
+    expect(one.short).toBeNull();
+    const many = answerExtractive({
+      question,
+      rationales: decomposeQuestion(question),
+      sources: sourcesOf((i) => `d${i}`),
+    });
+    expect(many.short).toMatchObject({ text: 'Li Na and Zhang Wei' });
+  });
+
+  it.each([
+    ['NFL Commissioners and Presidents.', true],
+    ['Results and Discussion', true],
+    ['First Complete Genome Sequence of a French Bovine Coronavirus Strain', true],
+    ['Roger Goodell was chosen as the eighth NFL Commissioner.', false],
+    ['Simona Halep won Wimbledon', false],
+    ['Table 3 Baseline Characteristics', false],
+    ['Mother-to-child transmission is the main cause of HIV-1 infection in children.', false],
+    ['The Final Report', true],
+    ['The report was final.', false],
+  ] as const)('reads "%s" as a title line: %s', (line, title) => {
+    expect(isTitleLine(line)).toBe(title);
+  });
+
+  it('inside one document, a title line that meets the question never displaces the voted value', () => {
+    const question = 'Who is the current NFL Commissioner?';
+    const a = answerExtractive({
+      question,
+      rationales: decomposeQuestion(question),
+      sources: [
+        source(
+          1,
+          'Current NFL Commissioner and Presidents.\n\nRoger Goodell has served as the NFL Commissioner since 2006.',
+        ),
+      ],
+    });
+    expect(a.sentences[0]!.text).toMatch(/^Roger Goodell has served/);
   });
 
   it('answers with the cited sentence that states the value most passages agree on, and its short span', () => {

@@ -390,6 +390,23 @@ function termWeights(qTerms: readonly string[], units: readonly Unit[]): (t: str
 /** How much a question term found only in the section's headings counts, against one in the sentence. */
 export const HEADING_CONTEXT_WEIGHT = 0.5;
 
+/** Most words a title line has ("NFL Commissioners and Presidents."); a longer unit is prose. */
+const TITLE_LINE_WORDS = 12;
+
+/**
+ * A unit that reads as a title: a short line with no figure whose every content word is
+ * capitalised ("NFL Commissioners and Presidents.", "Results and Discussion"). It names what a
+ * passage is about and so meets the question's terms; it may still state something (a news
+ * headline: "Bad Bunny Slams Fans …"), so it stays quotable, but it never outranks a voted value.
+ */
+export function isTitleLine(raw: string): boolean {
+  if (/\p{N}/u.test(raw)) return false;
+  const words = raw.match(/\p{L}[\p{L}'’-]*/gu) ?? [];
+  if (words.length > TITLE_LINE_WORDS) return false;
+  const content = words.filter((w) => !isStopword(w));
+  return content.length >= 2 && content.every((w) => /^\p{Lu}/u.test(w));
+}
+
 /** A heading compared loosely: folded, Markdown's "#" marks and surrounding space dropped. */
 const headingKey = (h: string): string => foldText(h.replace(/^\s*#{1,6}\s+/u, '').replace(/\s+#+\s*$/u, '')).trim();
 
@@ -703,7 +720,8 @@ export function answerExtractive(input: ExtractiveInput, options: Partial<Extrac
       key: c.winner as string,
       display: c.sides.find((x) => x.key === c.winner)?.display ?? (c.winner as string),
     }));
-  const vote = voteAnswer(ranked, input.question, o, settled);
+  const documents = input.documents ?? new Set(input.sources.map((x) => x.docId)).size;
+  const vote = leadingVote(voteAnswer(ranked, input.question, o, settled), first, documents);
   const lead = vote
     ? (ranked.find((x) => x.score >= o.minScore && x.values.some((v) => v.key === vote.displayKey)) ??
       ranked.find((x) => x.values.some((v) => vote.keys.has(v.key))) ??
@@ -766,8 +784,7 @@ export function answerExtractive(input: ExtractiveInput, options: Partial<Extrac
 
   const short =
     polarityOf(lead, input.question) ??
-    (vote &&
-    (o.contestedShort || uncontested(lead, vote, input.question, new Set(input.sources.map((x) => x.docId)).size))
+    (vote && (o.contestedShort || uncontested(lead, vote, input.question, documents))
       ? { text: vote.display, kind: vote.kind, citationId: lead.source.citationId }
       : vote
         ? null
@@ -792,6 +809,20 @@ export function answerExtractive(input: ExtractiveInput, options: Partial<Extrac
         }
       : null,
   };
+}
+
+/**
+ * The voted value that may lead the answer. Across documents, a value several passages state
+ * outvotes one sentence's wording (answer redundancy). Inside one document repetition is no
+ * corroboration: a value leads only when the sentence that meets the question best states it;
+ * otherwise that sentence answers, and no value is picked out of a sentence that meets the
+ * question less ("What organ produces hepcidin?" is answered by "It is produced by the liver …",
+ * not by "Fe" from a sentence the vote preferred). A title line is no such sentence: it meets the
+ * question's words and states nothing ("NFL Commissioners and Presidents.").
+ */
+function leadingVote(vote: Vote | null, first: Scored, documents: number): Vote | null {
+  if (vote === null || documents >= 2 || isTitleLine(first.text)) return vote;
+  return first.values.some((v) => vote.keys.has(v.key)) ? vote : null;
 }
 
 /**
