@@ -30,7 +30,14 @@ export const DESCRIPTION = new RegExp(
     String.raw`^how\s+(?:is|are|was|were|does|do|did|can|could|should|would|to)\b`,
     String.raw`^(?:explain|describe|define|summari[sz]e|outline)\b`,
     String.raw`^(?:tell|show)\s+me\s+(?:about|how|why)\b`,
-    String.raw`^what\s+(?:does|do|did)\b.*\b(?:mean|stand\s+for|do)\s*\??$`,
+    // "What does the table show?", "What do the fees comprise?": "what" is the object of a verb in
+    // the present (a standing fact), the answer a phrase or clause, never a name picked out of a
+    // sentence. The past asks for a thing done ("What did the residents put on their heads?").
+    String.raw`^what\s+(?:does|do)\b`,
+    String.raw`^what\s+happen(?:s|ed)?\b`,
+    // "What is the company's involvement limited to?": "what" is the object of a stranded preposition.
+    // Within a dozen words: a longer question ends in a clause of its own ("… that work is going on?").
+    String.raw`^what\s+(?:is|are|was|were)\s+(?:[^\s?]+\s+){1,12}(?:to|in|on|of|for|with|by|from)\s*\??$`,
     String.raw`^what\s+(?:is|are|was|were)\s+(?:a|an|meant\s+by)\b`,
     String.raw`^what\s+(?:is|are|was|were)\s+the\s+(?:main\s+|key\s+)?(?:difference|differences|purpose|role|goal|goals|aim|idea|meaning|definition|advantage|advantages|benefit|benefits|drawback|drawbacks|reason|reasons|cause|causes|effect|effects|impact|mechanism|approach|method|contribution|contributions|problem|limitation|limitations|point|significance|relationship|intuition|motivation)\b`,
   ].join('|'),
