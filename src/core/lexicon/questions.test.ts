@@ -31,6 +31,8 @@ const ROWS: readonly (readonly [RegExp, string, string, boolean])[] = [
   [DESCRIPTION, 'DESCRIPTION', "what is the company's ongoing involvement limited to?", true],
   [DESCRIPTION, 'DESCRIPTION', 'what company acquired the startup?', false],
   [DESCRIPTION, 'DESCRIPTION', 'what did the residents put on their heads?', false],
+  [DESCRIPTION, 'DESCRIPTION', 'what did the acronym stand for?', true],
+  [DESCRIPTION, 'DESCRIPTION', 'what did decnet originally do', true],
   [
     DESCRIPTION,
     'DESCRIPTION',

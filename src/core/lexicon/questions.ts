@@ -32,8 +32,10 @@ export const DESCRIPTION = new RegExp(
     String.raw`^(?:tell|show)\s+me\s+(?:about|how|why)\b`,
     // "What does the table show?", "What do the fees comprise?": "what" is the object of a verb in
     // the present (a standing fact), the answer a phrase or clause, never a name picked out of a
-    // sentence. The past asks for a thing done ("What did the residents put on their heads?").
+    // sentence. The past asks for a thing done ("What did the residents put on their heads?"),
+    // unless it asks what something meant, stood for or did ("What did DECnet originally do?").
     String.raw`^what\s+(?:does|do)\b`,
+    String.raw`^what\s+did\b.*\b(?:mean|stand\s+for|do)\s*\??$`,
     String.raw`^what\s+happen(?:s|ed)?\b`,
     // "What is the company's involvement limited to?": "what" is the object of a stranded preposition.
     // Within a dozen words: a longer question ends in a clause of its own ("… that work is going on?").
