@@ -309,7 +309,7 @@ function scoreSentences(input: ExtractiveInput, o: ExtractiveOptions): { all: Sc
   // Asked of one document, its own sentences are the only term statistics ("virus" in every
   // sentence of a virology paper); across documents retrieval has already weighed the terms
   // against the whole library, and a packet is too small a sample to weigh them again.
-  const oneDocument = (input.documents ?? new Set(input.sources.map((x) => x.docId)).size) === 1;
+  const oneDocument = documentCount(input) === 1;
   const weight = oneDocument ? termWeights(qTerms, units) : () => 1;
   const all: Scored[] = [];
   for (const u of units) {
@@ -360,6 +360,10 @@ function scoreSentences(input: ExtractiveInput, o: ExtractiveOptions): { all: Sc
     return out;
   }
 }
+
+/** Documents the question is asked of: the retrieval candidates' (`documents`), else the packed sources'. */
+const documentCount = (input: ExtractiveInput): number =>
+  input.documents ?? new Set(input.sources.map((x) => x.docId)).size;
 
 /** A candidate answer sentence before scoring. */
 interface Unit {
@@ -720,7 +724,7 @@ export function answerExtractive(input: ExtractiveInput, options: Partial<Extrac
       key: c.winner as string,
       display: c.sides.find((x) => x.key === c.winner)?.display ?? (c.winner as string),
     }));
-  const documents = input.documents ?? new Set(input.sources.map((x) => x.docId)).size;
+  const documents = documentCount(input);
   const vote = leadingVote(voteAnswer(ranked, input.question, o, settled), first, documents);
   const lead = vote
     ? (ranked.find((x) => x.score >= o.minScore && x.values.some((v) => v.key === vote.displayKey)) ??
