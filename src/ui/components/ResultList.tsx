@@ -14,6 +14,7 @@ export function ResultList({ search }: { readonly search: SearchState }) {
       data-testid="search-results"
       data-embed-ms={done ? Math.round(done.response.timings.embedMs) : undefined}
       data-total-ms={done ? Math.round(done.totalMs) : undefined}
+      data-query={done ? done.response.query : undefined}
     >
       <h2 id="results-heading">Results</h2>
       <div role="status" aria-live="polite" className="muted">
