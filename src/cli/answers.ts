@@ -72,6 +72,10 @@ export interface AnswerRecord {
   readonly rule: GradeRule;
   /** What the user reads first (short answer, else answer text; no citation marks). */
   readonly read: string;
+  /** The answer text under the short answer (its sentences; no citation marks). */
+  readonly answerText: string;
+  /** The grade `answerText` would get if it were read first (no short answer shown). */
+  readonly textWouldBe: Grade;
   readonly evidenceHit: boolean;
   readonly goldPages: readonly number[];
   readonly packetPages: readonly number[];
@@ -286,6 +290,11 @@ export async function runAnswers(dir: string, options: AnswersOptions = {}): Pro
     );
     // The grade the answer would get if released: what the release decision is fitted to.
     const wouldBe = gradeAnswer(gold, { read, citesGoldPage: citedPages.some((p) => goldPages.includes(p)) }).grade;
+    const answerText = readFirst({ text: result.answer.text, short: null });
+    const textWouldBe = gradeAnswer(gold, {
+      read: answerText,
+      citesGoldPage: citedPages.some((p) => goldPages.includes(p)),
+    }).grade;
     const record: AnswerRecord = {
       wouldBe,
       reason: result.reason,
@@ -300,6 +309,8 @@ export async function runAnswers(dir: string, options: AnswersOptions = {}): Pro
       grade: graded.grade,
       rule: graded.rule,
       read,
+      answerText,
+      textWouldBe,
       evidenceHit: evidenceHit(gold, packet),
       goldPages,
       packetPages: uniqueSorted(packet.flatMap((p) => p.pages)),

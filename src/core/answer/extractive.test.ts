@@ -189,12 +189,41 @@ describe('answerExtractive', () => {
       ],
     });
     expect(a.short).toMatchObject({ text: 'Facebook' });
-    // A topic name made of the question's own words is not an answer.
+    // A topic name made of the question's own words is not an answer; across documents the slot decides.
+    const question = 'Who won the World Cup Final in 2018?';
+    const final = 'On July 15, 2018, in Moscow, France won the FIFA World Cup final against Croatia.';
     const b = answerExtractive({
-      question: 'Who won the World Cup Final in 2018?',
-      sources: [source(1, 'On July 15, 2018, in Moscow, France won the FIFA World Cup final against Croatia.')],
+      question,
+      sources: [source(1, final), source(2, 'France lifted the trophy for the second time.')],
     });
     expect(b.short).toMatchObject({ text: 'France' });
+  });
+
+  it('inside one document, a sentence with several names of the asked kind answers as a whole', () => {
+    // Moscow, France and Croatia: the sentence settles it for a reader, no one name is picked out.
+    const question = 'Who won the World Cup Final in 2018?';
+    const final = 'On July 15, 2018, in Moscow, France won the FIFA World Cup final against Croatia.';
+    const one = answerExtractive({ question, sources: [source(1, final)] });
+    expect(one.short).toBeNull();
+    expect(one.sentences[0]!.text).toBe(final);
+    // Three figures in one sentence: "5" stood nearest the question's words, the answer is 136.
+    const sacks = answerExtractive({
+      question: 'How many career sacks did Jared Allen have?',
+      sources: [
+        source(
+          1,
+          "The line featured Jared Allen, a 5-time pro bowler who was the NFL's active career sack leader with 136, along with Kony Ealy, who had 5 sacks in just 9 starts.",
+        ),
+      ],
+    });
+    expect(sacks.short).toBeNull();
+    expect(sacks.sentences[0]!.text).toContain('career sack leader with 136');
+    // One value of the kind: it is the short answer.
+    const alone = answerExtractive({
+      question: 'Who acquired WhatsApp?',
+      sources: [source(1, 'In February 2014 WhatsApp was acquired by Facebook for $19 billion.')],
+    });
+    expect(alone.short).toMatchObject({ text: 'Facebook' });
   });
 
   it('prefers the value a resolved conflict settled on, shown as the verifier found it', () => {
@@ -302,7 +331,8 @@ describe('answerExtractive on snippets and descriptions', () => {
       question: 'Who was the top scorer of the 2018 tournament?',
       sources: [source(1, '2018 tournament. Match Centre. Harry Kane. Top scorer. 6. Goals. 0. Red Cards.')],
     });
-    expect(a.short).toMatchObject({ text: 'Harry Kane' });
+    // The unit holds other names too (Match Centre, Red Cards): inside one document it answers whole.
+    expect(a.short).toBeNull();
     expect(a.sentences[0]!.text).toContain('Harry Kane. Top scorer.');
   });
 
