@@ -11,6 +11,12 @@ describe('mentions', () => {
       'Annex B',
     ]);
     expect(identifiersIn('The shop opened in 2019 with 12 staff.')).toEqual([]);
+    // A number with a letter suffix is read whole ("Form 1040NR", not "Form 1040N").
+    expect(identifiersIn('File Form 1040NR by June 15, with Schedule 8812 and Item 7A.')).toEqual([
+      'Form 1040NR',
+      'Schedule 8812',
+      'Item 7A',
+    ]);
   });
 
   it('reads capitalised names, not openers, codes or value labels', () => {

@@ -42,7 +42,7 @@ export const sentencesOf: (text: string) => readonly string[] = memo((text) =>
  */
 const CODE = /\b(?=[A-Za-z0-9/-]*\d)(?=[A-Za-z0-9/-]*[A-Z])[A-Za-z0-9]+(?:[-/][A-Za-z0-9]+)+\b/gu;
 const NUMBERED_PART = new RegExp(
-  String.raw`\b(?:${PART_WORDS.map(escapeRegExp).join('|')})\s+(?:\d+[A-Za-z]?(?:[.-]\d+[A-Za-z]?)*|[A-Z](?![\p{L}]))`,
+  String.raw`\b(?:${PART_WORDS.map(escapeRegExp).join('|')})\s+(?:\d+[A-Za-z]*(?:[.-]\d+[A-Za-z]*)*(?![\p{L}\p{N}])|[A-Z](?![\p{L}]))`,
   'gu',
 );
 
