@@ -3,11 +3,9 @@
  * app: the IRS instructions for Form 1040NR (50 pages, three columns) are added beside the demo
  * library, then
  * - "If the regular due date … falls on a Saturday, Sunday, or legal holiday, when should you
- *   file?" is answered "the next business day", supported and cited on page 4: the demo's
- *   policies, retrieved for "date", "file" and "holiday", are no second document that must confirm
- *   a fact only the instructions state (`select/in-play.ts`); "Which form should you file if you
- *   cannot file … by the due date?" is answered "Form 4868" on page 4 or refused (issue 26's
- *   target; the release model does not reach it yet), never anything else;
+ *   file?" is answered "the next business day", supported and cited on page 4; "Which form should
+ *   you file if you cannot file … by the due date?" is answered "Form 4868" on page 4 or refused
+ *   (issue 26's target; not reached yet), never anything else;
  * - a refusal says nothing about the library that a search of it contradicts: a name it says the
  *   documents do not mention is in no search result, one it says they mention elsewhere is in one.
  *
@@ -38,8 +36,8 @@ const ANSWERED = [
     question: 'Which form should you file if you cannot file your Form 1040NR return by the due date?',
     answer: /Form 4868/,
     cited: /you should file Form 4868/,
-    // Not reached yet (issue 26): the one-document release model puts it under its threshold
-    // (the next sentences of the instructions meet the question almost as well). Never released wrong.
+    // Not reached yet (issue 26): refused, its one passage "uncorroborated" by the demo's unrelated
+    // policies (branch keep/documents-in-play reads them out of play). Never released wrong.
     mustAnswer: false,
   },
 ] as const;

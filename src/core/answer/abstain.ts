@@ -101,9 +101,7 @@ export interface AbstentionSignals {
   /** The lead sentence's score over the best sentence not chosen. */
   readonly leadMargin?: number;
   /**
-   * Documents in play (`select/in-play.ts`: those that meet the question about as well as the best
-   * one; a one-document library has one, and so has a library where one document alone meets the
-   * question). With one, nothing
+   * Documents among the retrieval candidates (a one-document library has one). With one, nothing
    * weighs documents against each other (margin, votes, a settled conflict are unset) and the
    * one-document model decides.
    */
@@ -522,7 +520,7 @@ export function abstentionSignals(input: SignalInput): AbstentionSignals {
     ...(answer.computed ? { computed: answer.computed.status } : {}),
     leadCoverage: answer.lead?.coverage ?? (answer.table ? 1 : 0),
     leadMargin: answer.lead?.margin ?? 0,
-    documents: packet.documentsInPlay.length,
+    documents: new Set(candidates.map((c) => c.docId)).size,
   };
 }
 

@@ -148,8 +148,8 @@ export interface ExtractiveInput {
   readonly rationales?: readonly (Rationale | RationaleReport)[];
   readonly conflicts?: readonly Conflict[];
   /**
-   * Documents the question was asked of: the documents in play (`select/in-play.ts`, those that
-   * meet the question about as well as the best one); those of the packed sources when absent.
+   * Documents the question was asked of (distinct documents among the retrieval candidates);
+   * those of the packed sources when absent.
    */
   readonly documents?: number;
 }
@@ -928,7 +928,7 @@ export function answerFromPacket(packet: EvidencePacket, options: Partial<Extrac
       sources: packet.sources,
       rationales: packet.rationales,
       conflicts: packet.conflicts,
-      documents: packet.documentsInPlay.length,
+      documents: new Set(packet.candidates.map((c) => c.docId)).size,
     },
     options,
   );

@@ -64,12 +64,6 @@ export interface EvidencePacket {
   readonly flags: readonly VerifyFlag[];
   /** Independent sources (lineage clusters) among the packed passages; null when verify is off. */
   readonly independentSources: number | null;
-  /**
-   * The pool's documents that meet the question about as well as the best one (`in-play.ts`):
-   * those that could confirm or contest an answer. One in a one-document library, and in a
-   * library where one document alone meets the question.
-   */
-  readonly documentsInPlay: readonly string[];
 }
 
 /** The final 'outcome' entry of a candidate's trace, if selection has finished with it. */

@@ -430,8 +430,6 @@ export interface RationalePairing {
   readonly best: ReadonlyMap<string, readonly string[]>;
   /** Per candidate: the rationale ids it covers. */
   readonly covers: ReadonlyMap<string, readonly string[]>;
-  /** Per candidate: the terms it offers for matching (`candidateTerms`). */
-  readonly terms: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
 /** The terms a candidate offers for matching: its chunk text plus its document title and heading trail. */
@@ -485,5 +483,5 @@ export function pairRationales(
     best.set(r.id, covering.slice(0, o.perRationale));
     for (const id of covering) covers.set(id, [...(covers.get(id) ?? []), r.id]);
   }
-  return { rationales, matches, best, covers, terms: termSets };
+  return { rationales, matches, best, covers };
 }

@@ -31,7 +31,6 @@ import type { FactoidFloorOptions } from './factoid-floor';
 import { factoidFloor } from './factoid-floor';
 import type { LongDocumentOptions } from './long-document';
 import { longDocumentProfile, type LongDocumentProfile } from './long-document';
-import { documentsInPlay } from './in-play';
 import type { MmrOptions } from './mmr';
 import { DEFAULT_MMR_OPTIONS, diversify } from './mmr';
 import type { PackOptions, TokenCounter } from './pack';
@@ -294,8 +293,6 @@ export async function selectEvidence(
   // A pool of long documents keeps more than its elbow (`long-document.ts`), within the upper bound.
   const ranked = [...afterPriors].sort(byScoreDesc);
   const longDoc = o.longDocument ? longDocumentProfile(ranked, lookup, o.longDocument) : null;
-  // The documents that could confirm or contest an answer (`in-play.ts`), read before the cutoff.
-  const inPlay = documentsInPlay(question, afterPriors, coverPairing.terms);
   // Several documents answering a one-value question: keep enough to compare them (`factoid-floor.ts`).
   const factoid = o.factoidFloor ? factoidFloor(question, ranked, lookup, o.factoidFloor) : null;
   // Over long documents the profile's floor may exceed the upper bound set for short passages:
@@ -454,6 +451,5 @@ export async function selectEvidence(
     conflicts: verified ? citeConflicts(verified.conflicts, packed.sources) : [],
     flags: verified ? verified.flags.filter((f) => packed.sources.some((s) => s.candidateId === f.candidateId)) : [],
     independentSources: verified ? independentAmong(verified, packed.sources) : null,
-    documentsInPlay: inPlay,
   };
 }
