@@ -284,17 +284,12 @@ export async function runAnswers(dir: string, options: AnswersOptions = {}): Pro
     const citedPages = uniqueSorted(result.sources.filter((s) => citedIds.has(s.citationId)).flatMap(ownPages));
     const read = readFirst(result.answer);
     const goldPages = gold.goldPages ?? [];
-    const graded = gradeAnswer(
-      gold,
-      released ? { read, citesGoldPage: citedPages.some((p) => goldPages.includes(p)) } : null,
-    );
+    const citesGoldPage = citedPages.some((p) => goldPages.includes(p));
+    const graded = gradeAnswer(gold, released ? { read, citesGoldPage } : null);
     // The grade the answer would get if released: what the release decision is fitted to.
-    const wouldBe = gradeAnswer(gold, { read, citesGoldPage: citedPages.some((p) => goldPages.includes(p)) }).grade;
+    const wouldBe = gradeAnswer(gold, { read, citesGoldPage }).grade;
     const answerText = readFirst({ text: result.answer.text, short: null });
-    const textWouldBe = gradeAnswer(gold, {
-      read: answerText,
-      citesGoldPage: citedPages.some((p) => goldPages.includes(p)),
-    }).grade;
+    const textWouldBe = gradeAnswer(gold, { read: answerText, citesGoldPage }).grade;
     const record: AnswerRecord = {
       wouldBe,
       reason: result.reason,
