@@ -45,7 +45,8 @@ import { askedLabelNoun, labelledParts, labelReason } from './labels';
 import { ALTERNATIVE } from '../lexicon/negation';
 import { askedPhrase, mainClause } from '../text/clauses';
 import { deadlinesIn } from './deadlines';
-import { fitFamily, unitFamilyOf } from './question';
+import { fitFamily, fitsAskedNoun, unitFamilyOf } from './question';
+import { qualifiedFigure } from './figures';
 import { countedTerms, countFit } from './counted';
 import { tableCellAnswer, type TableCell } from './table-cell';
 import { computedAnswer, type Computed } from './compute';
@@ -430,8 +431,9 @@ function shortAnswerOf(chosen: readonly Scored[], question: string, documents: n
   for (const s of chosen) {
     const vals = answerValues(s, type, qValues, qFolded);
     if (vals.length === 0) continue;
-    // Inside one document a sentence with several values of the asked kind answers as a whole (`uncontested`).
-    if (documents < 2 && vals.length > 1) return null;
+    // Inside one document a sentence with several values of the asked kind answers as a whole
+    // (`uncontested`), and so does one with a name the asked noun does not fit (`fitsAskedNoun`).
+    if (documents < 2 && (vals.length > 1 || !fitsAsked(s, vals[0] as KeyValue, question))) return null;
     // Closest to the question's words in the sentence; names of two or more words first for "who".
     const toks = tokenize(s.text);
     const anchors = toks.filter((t) => qTerms.has(termsOf(t.raw)[0] ?? '')).map((t) => t.start);
@@ -442,7 +444,8 @@ function shortAnswerOf(chosen: readonly Scored[], question: string, documents: n
       (type === 'entity' && v.key.split(' ').length < 2 ? 200 : 0) +
       dist(v);
     const best = [...vals].sort((a, b) => prefer(a) - prefer(b))[0] as KeyValue;
-    return { text: best.raw.replace(/['’]s$/u, ''), kind: best.kind, citationId: s.source.citationId };
+    const text = documents < 2 ? qualifiedFigure(s.text, best) : best.raw;
+    return { text: text.replace(/['’]s$/u, ''), kind: best.kind, citationId: s.source.citationId };
   }
   return null;
 }
@@ -791,7 +794,7 @@ export function answerExtractive(input: ExtractiveInput, options: Partial<Extrac
   const short =
     polarityOf(lead, input.question) ??
     (vote && (o.contestedShort || uncontested(lead, vote, input.question, documents))
-      ? { text: vote.display, kind: vote.kind, citationId: lead.source.citationId }
+      ? { text: shownVote(vote, lead, documents), kind: vote.kind, citationId: lead.source.citationId }
       : vote
         ? null
         : shortAnswerOf(chosen.slice(0, 1), input.question, documents));
@@ -870,7 +873,25 @@ function uncontested(lead: Scored, vote: Vote, question: string, documents: numb
   if (vote.sources >= 2 || documents >= 2) return true;
   const vals = answerValues(lead, answerTypeOf(question), extractValues(question), foldText(question));
   const isVoted = (v: KeyValue): boolean => [...vote.keys].some((k) => compatibleKeys(v.kind, k, v.key));
+  const stated = lead.values.filter((v) => v.kind === vote.kind && isVoted(v));
+  if (stated.length > 0 && !stated.some((v) => fitsAsked(lead, v, question))) return false;
   return vals.every((v) => v.kind !== vote.kind || isVoted(v));
+}
+
+/**
+ * Inside one document a value answers only when the sentence ties it to what is asked: a name to the
+ * noun a "what"/"which" question asks for (`fitsAskedNoun`), a number to what a "how many" question
+ * counts ("a single open reading frame" is the count, not the "11" of "11-kb"; `countFit`).
+ */
+function fitsAsked(s: Scored, v: KeyValue, question: string): boolean {
+  return fitsAskedNoun(s.text, v, question) && countFit(s.text, v, countedTerms(question)) === 1;
+}
+
+/** The voted value as the lead sentence states it: inside one document with its qualifier ("a median of 13 days"). */
+function shownVote(vote: Vote, lead: Scored, documents: number): string {
+  if (documents >= 2 || vote.kind !== 'number') return vote.display;
+  const stated = lead.values.find((v) => v.key === vote.displayKey && v.raw === vote.display);
+  return stated ? qualifiedFigure(lead.text, stated) : vote.display;
 }
 
 /**

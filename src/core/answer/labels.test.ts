@@ -19,6 +19,13 @@ const ROWS: readonly [string, string, string | null][] = [
   ['The incubation period is 2 days to 14 days.', '2 days', null],
   ['About 7 patients recovered within a week.', '7', null],
   ['Ask for item no. 4 at the desk.', '4', 'label noun'],
+  ['An outbreak occurred on the Diamond Princess [1] . The index case is unknown.', '1', 'reference marker'],
+  ['Civets were proposed as intermediate hosts [6, 12] .', '12', 'reference marker'],
+  ['Data were reported from European military camps (23), but not elsewhere.', '23', 'reference marker'],
+  ['Of the patients, 31 (23%) recovered.', '31', null],
+  ['The cohort (31 patients) recovered.', '31', null],
+  ['| Net loss | (23) | (45) |', '23', null],
+  ['Net loss was (23) million in 2019.', '23', null],
 ];
 
 describe('labelReason', () => {

@@ -4,14 +4,42 @@
  *   - it is an enumerator: "(c)(2)" of "1201(c)(2)", "(2)", "(iv)";
  *   - its digits are joined to letters: "1040NR", "2x-20x", "H1N1" (an identifier, not a figure);
  *   - it is a footnote marker: digits glued to the end of a word or a sentence ("days.1");
+ *   - it is a reference marker: a bracket holding only reference numbers ("[1]", "[6, 12]",
+ *     "(23)", "[4-7]") cites a source, it states nothing;
  *   - it is a year that names a period for a question asking a figure ("in fiscal 2019");
  *   - it is a name made of a label noun ("Use Form" before "1040NR").
  * The label nouns are data (`core/lexicon/labels.ts`).
  */
 import { LABEL_NOUNS } from '../lexicon/labels';
+import { SCALE_WORDS, UNIT_WORDS } from '../lexicon/numbers';
 import type { KeyValue } from '../verify/values';
 
-export type LabelReason = 'label noun' | 'enumerator' | 'identifier' | 'footnote marker' | 'period year';
+export type LabelReason =
+  | 'label noun'
+  | 'enumerator'
+  | 'identifier'
+  | 'footnote marker'
+  | 'reference marker'
+  | 'period year';
+
+/** A bracket that holds only reference numbers: "[1]", "[6, 12]", "(23)", "[4–7]". */
+const REFERENCE_BRACKET = /^[[(]\s*\d{1,3}(?:\s*[,–-]\s*\d{1,3})*\s*[\])]$/u;
+
+/**
+ * Whether the bare number at `start`–`end` of `text` sits in a bracket of reference numbers only.
+ * Square brackets always cite; round ones only in prose, and not before a scale or unit word: in a
+ * financial table or statement "(23)" is minus 23 ("| Net loss | (23) |", "(23) million").
+ */
+function inReferenceBracket(text: string, start: number, end: number): boolean {
+  const open = Math.max(text.lastIndexOf('[', start), text.lastIndexOf('(', start));
+  if (open < 0 || start - open > 24) return false;
+  const close = text.slice(end).search(/[\])]/u);
+  if (close < 0 || close > 24) return false;
+  if (!REFERENCE_BRACKET.test(text.slice(open, end + close + 1))) return false;
+  if (text[open] === '[') return true;
+  const next = text.slice(end + close + 1).match(/^\s*([\p{L}%]+)/u)?.[1]?.toLowerCase() ?? '';
+  return !text.includes('|') && !SCALE_WORDS.includes(next) && !UNIT_WORDS.has(next);
+}
 
 /** The word right before `at` in `text` (abbreviation dots and "#"/"No." skipped), lower case. */
 function wordBefore(text: string, at: number): string {
@@ -39,6 +67,7 @@ export function labelReason(text: string, value: KeyValue, asksFigure = false): 
     if (before === '(' && after === ')' && /[\p{L}\p{N})]/u.test(text[value.start - 2] ?? '')) return 'enumerator';
     if (after === '(' && /^[\p{L}\p{N}]{1,4}\)/u.test(text.slice(value.end + 1))) return 'enumerator';
     if (/\p{L}/u.test(after) && /^\d/u.test(raw) && !/\p{L}/u.test(raw)) return 'identifier';
+    if (/^\d{1,3}$/u.test(raw) && inReferenceBracket(text, value.start, value.end)) return 'reference marker';
     if (/^\d{1,2}$/u.test(raw) && /[.,;:]/u.test(before) && /\p{L}/u.test(text[value.start - 2] ?? '')) {
       return 'footnote marker';
     }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { extractValues } from '../verify/values';
-import { fitFamily, unitFamilyOf } from './question';
+import { fitFamily, fitsAskedNoun, unitFamilyOf } from './question';
 
 describe('unitFamilyOf', () => {
   it.each([
@@ -26,5 +26,27 @@ describe('fitFamily', () => {
     const bare = extractValues('It was 7 in all.');
     expect(fitFamily(bare, { family: 'duration', strict: true })).toEqual([]);
     expect(fitFamily(bare, { family: 'duration', strict: false }).map((v) => v.raw)).toEqual(['7']);
+  });
+});
+
+describe('fitsAskedNoun', () => {
+  const nameIn = (sentence: string, name: string) => {
+    const value = extractValues(sentence).find((v) => v.raw === name);
+    if (!value) throw new Error(`no value "${name}" in "${sentence}"`);
+    return value;
+  };
+  it.each([
+    ['What gorge is between Bingen and Bonn?', 'The Rhine Gorge runs from Bingen to Bonn.', 'Rhine Gorge', true],
+    ['Which museum receives the loans?', 'Items go on loan to the Horniman Museum in London.', 'Horniman Museum', true],
+    ['What organ produces hepcidin?', 'Hepcidin, made by the liver, binds Fe in plasma.', 'Fe', false],
+    ['What test indicates special care?', 'PCR detected viral RNA outside the airways of those who needed special care.', 'PCR', false],
+    ['Who chairs the IPCC?', 'The IPCC is chaired by Hoesung Lee.', 'Hoesung Lee', true],
+    ['Where is Energiprojekt AB based?', 'Energiprojekt AB is based in Sweden.', 'Sweden', true],
+  ])('%s — %s', (question, sentence, name, fits) => {
+    expect(fitsAskedNoun(sentence, nameIn(sentence, name), question)).toBe(fits);
+  });
+  it('holds for values other than names', () => {
+    const sentence = 'The median was 5 days.';
+    expect(fitsAskedNoun(sentence, nameIn(sentence, '5 days'), 'What organ produces hepcidin?')).toBe(true);
   });
 });

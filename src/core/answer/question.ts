@@ -5,7 +5,9 @@
  * (`text/clauses.ts`); the head nouns and families are data (`lexicon/answer-kinds.ts`).
  */
 import { HEAD_UNIT_FAMILY, HOW_UNIT_FAMILY, UNIT_FAMILIES, type UnitFamily } from '../lexicon/answer-kinds';
+import { NOUN_ASKING } from '../lexicon/clauses';
 import { askedPhrase, mainClause } from '../text/clauses';
+import { termOf } from '../select/rationales';
 import type { KeyValue } from '../verify/values';
 
 /** A family is strict when the asked noun names it; "how long" and "how much" only prefer it. */
@@ -43,4 +45,35 @@ export function fitFamily(values: readonly KeyValue[], ask: FamilyAsk | null): K
   const fitting = values.filter((v) => fitsFamily(v, ask.family));
   if (fitting.length > 0) return values.filter((v) => v.kind !== 'number' || fitsFamily(v, ask.family));
   return ask.strict ? values.filter((v) => v.kind !== 'number') : [...values];
+}
+
+/** Words either side of a name that may tie it to the asked noun ("the liver, an organ", "Rhine Gorge"). */
+const NOUN_WINDOW = 2;
+
+const wordTerms = (text: string): string[] =>
+  text
+    .toLowerCase()
+    .split(/\s+/u)
+    .map((w) => termOf(w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '')))
+    .filter((t) => t !== '');
+
+/**
+ * Whether a name in a sentence is of the kind a "what …" or "which …" question asks for: one of the
+ * asked phrase's words is part of the name or stands within `NOUN_WINDOW` words of it ("What gorge
+ * …?" — "the Rhine Gorge"; "Which museum …?" — "the Horniman Museum"). Nothing in the sentence says
+ * that "Fe" is an organ or "HBV" what regulates an interaction, and inside one document no second
+ * source does either: such a name is no short answer, the sentence answers. Other questions (who,
+ * where, when, how many) name their kind themselves: true.
+ */
+export function fitsAskedNoun(sentence: string, value: KeyValue, question: string): boolean {
+  const clause = mainClause(question).toLowerCase();
+  if (value.kind !== 'entity' || !NOUN_ASKING.has(clause.split(/\s+/u)[0] ?? '')) return true;
+  const asked = new Set(wordTerms(askedPhrase(clause)?.phrase ?? ''));
+  if (asked.size === 0) return false;
+  const near = [
+    ...wordTerms(sentence.slice(0, value.start)).slice(-NOUN_WINDOW),
+    ...wordTerms(sentence.slice(value.start, value.end)),
+    ...wordTerms(sentence.slice(value.end)).slice(0, NOUN_WINDOW),
+  ];
+  return near.some((t) => asked.has(t));
 }

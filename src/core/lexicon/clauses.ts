@@ -125,3 +125,10 @@ export const ASKED_DETERMINERS: ReadonlySet<string> = new Set([
   'his',
   'her',
 ]);
+
+/**
+ * Interrogatives whose answer's kind is named by the noun they ask for ("what organ …", "which
+ * museum …"), unlike "who" (a person) or "where" (a place): a name answers them only when it is of
+ * that kind (`answer/question.ts:fitsAskedNoun`).
+ */
+export const NOUN_ASKING: ReadonlySet<string> = new Set(['what', 'which']);

@@ -24,3 +24,34 @@ export const UNIT_WORDS: ReadonlySet<string> = new Set(
     'mmhg bpm kcal cal mb gb tb kb'
   ).split(/\s+/),
 );
+
+/**
+ * Words right before a figure that say what kind of figure it is or bound it ("a median of 13
+ * days", "up to 81%", "more than 5,000", "approximately 20 kb"): part of the figure a short answer
+ * shows, since "13 days" alone misstates "a median of 13 days" and "5,000" misstates "more than
+ * 5,000". General English; longest first (`answer/figures.ts` matches them in this order).
+ */
+export const FIGURE_QUALIFIERS: readonly string[] = [
+  'a mean of',
+  'a median of',
+  'an average of',
+  'a maximum of',
+  'a minimum of',
+  'an estimated',
+  'more than',
+  'less than',
+  'fewer than',
+  'greater than',
+  'at least',
+  'at most',
+  'up to',
+  'approximately',
+  'about',
+  'around',
+  'nearly',
+  'almost',
+  'roughly',
+  'mean',
+  'median',
+  'average',
+];
