@@ -15,12 +15,7 @@ import { SCALE_WORDS, UNIT_WORDS } from '../lexicon/numbers';
 import type { KeyValue } from '../verify/values';
 
 export type LabelReason =
-  | 'label noun'
-  | 'enumerator'
-  | 'identifier'
-  | 'footnote marker'
-  | 'reference marker'
-  | 'period year';
+  'label noun' | 'enumerator' | 'identifier' | 'footnote marker' | 'reference marker' | 'period year';
 
 /** A bracket that holds only reference numbers: "[1]", "[6, 12]", "(23)", "[4–7]". */
 const REFERENCE_BRACKET = /^[[(]\s*\d{1,3}(?:\s*[,–-]\s*\d{1,3})*\s*[\])]$/u;
@@ -37,7 +32,11 @@ function inReferenceBracket(text: string, start: number, end: number): boolean {
   if (close < 0 || close > 24) return false;
   if (!REFERENCE_BRACKET.test(text.slice(open, end + close + 1))) return false;
   if (text[open] === '[') return true;
-  const next = text.slice(end + close + 1).match(/^\s*([\p{L}%]+)/u)?.[1]?.toLowerCase() ?? '';
+  const next =
+    text
+      .slice(end + close + 1)
+      .match(/^\s*([\p{L}%]+)/u)?.[1]
+      ?.toLowerCase() ?? '';
   return !text.includes('|') && !SCALE_WORDS.includes(next) && !UNIT_WORDS.has(next);
 }
 

@@ -39,7 +39,12 @@ describe('fitsAskedNoun', () => {
     ['What gorge is between Bingen and Bonn?', 'The Rhine Gorge runs from Bingen to Bonn.', 'Rhine Gorge', true],
     ['Which museum receives the loans?', 'Items go on loan to the Horniman Museum in London.', 'Horniman Museum', true],
     ['What organ produces hepcidin?', 'Hepcidin, made by the liver, binds Fe in plasma.', 'Fe', false],
-    ['What test indicates special care?', 'PCR detected viral RNA outside the airways of those who needed special care.', 'PCR', false],
+    [
+      'What test indicates special care?',
+      'PCR detected viral RNA outside the airways of those who needed special care.',
+      'PCR',
+      false,
+    ],
     ['Who chairs the IPCC?', 'The IPCC is chaired by Hoesung Lee.', 'Hoesung Lee', true],
     ['Where is Energiprojekt AB based?', 'Energiprojekt AB is based in Sweden.', 'Sweden', true],
   ])('%s — %s', (question, sentence, name, fits) => {

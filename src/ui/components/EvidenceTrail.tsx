@@ -7,6 +7,7 @@ import { formatScore, plural, searchedWords } from '../format';
 import { SOURCE_TYPE_LABEL, stageLabel } from '../labels';
 import { CiteButton } from './ChunkText';
 import { ScoreChart } from './ScoreChart';
+import { inquiryVerdict } from '../inquiry-verdict';
 
 interface Props {
   readonly result: AskResult;
@@ -149,13 +150,13 @@ export function EvidenceTrail({ result, onCite }: Props) {
           </ul>
         </div>
       )}
-      {result.inquiry?.triggered && <InquiryTrail inquiry={result.inquiry} />}
+      {result.inquiry?.triggered && <InquiryTrail inquiry={result.inquiry} result={result} />}
     </section>
   );
 }
 
 /** Each inquiry round: the premise, why it decides, the words searched, what came back; then the release decision. */
-function InquiryTrail({ inquiry }: { readonly inquiry: AskInquiry }) {
+function InquiryTrail({ inquiry, result }: { readonly inquiry: AskInquiry; readonly result: AskResult }) {
   return (
     <div className="trail-card inquiry">
       <h3>Follow-up inquiry</h3>
@@ -193,11 +194,20 @@ function InquiryTrail({ inquiry }: { readonly inquiry: AskInquiry }) {
           </li>
         ))}
       </ol>
-      <p data-released={inquiry.release.released}>
-        <strong>{inquiry.release.released ? 'Released' : 'Not released'}:</strong>{' '}
-        {inquiry.release.reason.replace(/^Released:\s*/u, '')}
-      </p>
+      <InquiryVerdictLine result={result} />
     </div>
+  );
+}
+
+/** The inquiry's release decision, read against the answer shown (`inquiry-verdict.ts`). */
+function InquiryVerdictLine({ result }: { readonly result: AskResult }) {
+  const verdict = inquiryVerdict(result);
+  if (!verdict) return null;
+  return (
+    <p data-released={verdict.released} data-used={verdict.used}>
+      <strong>{verdict.label}:</strong> {verdict.lead}
+      {verdict.reason}
+    </p>
   );
 }
 
