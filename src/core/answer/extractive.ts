@@ -919,8 +919,9 @@ function isReferenceNumber(sentence: string, value: string): boolean {
 
 /** The table-cell answer as an `Answer` (the cell leads, quoted with its row, header and unit). */
 function cellAnswer(cell: TableCell): Answer {
+  const values = cell.cells ? cell.cells.map((c) => `${c.value} (${c.column})`).join('; ') : cell.value;
   const short: ShortAnswer = {
-    text: cell.unit ? `${cell.value} (in ${cell.unit})` : cell.value,
+    text: cell.unit ? `${values} (in ${cell.unit})` : values,
     kind: 'number',
     citationId: cell.citationId,
   };

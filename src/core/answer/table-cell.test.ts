@@ -67,3 +67,34 @@ describe('tableCellAnswer', () => {
     expect([...questionYears('FY2018 vs fiscal 2019, and FY17')].sort()).toEqual(['2017', '2018', '2019']);
   });
 });
+
+describe('tableCellAnswer over several periods', () => {
+  const noDelimiter = source(
+    'S3',
+    '[S3] Report › Inventories',
+    [
+      '| | Year Ended December 31, | | |',
+      '| | 2019 | 2018 | 2017 |',
+      '| Raw materials | $222 | $191 | $150 |',
+      '| Vacation and other compensation | $1,659 | $1,433 | $1,200 |',
+    ].join('\n'),
+  );
+  it.each([
+    ['What are the respective values of raw materials in 2018 and 2019?', ['$191', '$222']],
+    ['What is the amount of vacation and other compensation in 2019 and 2018 respectively?', ['$1,659', '$1,433']],
+    ['What were raw materials for fiscal years 2019 to 2017 respectively?', ['$222', '$191', '$150']],
+  ])('%s', (question, values) => {
+    const cell = tableCellAnswer(question, [noDelimiter]);
+    expect(cell?.cells?.map((c) => c.value)).toEqual(values);
+    expect(cell?.value).toBe(values[0]);
+  });
+  it('reads the row of periods as the column heading when the table has no delimiter row', () => {
+    expect(tableCellAnswer('What were raw materials in 2018?', [noDelimiter])).toMatchObject({
+      column: '2018',
+      value: '$191',
+    });
+  });
+  it('answers nothing when one of the asked periods has no column (one cell would answer in part)', () => {
+    expect(tableCellAnswer('What were raw materials in 2019 and 2016 respectively?', [noDelimiter])).toBeNull();
+  });
+});

@@ -15,6 +15,10 @@
  * (statements lead with the latest period). Rows are ranked by matched label terms, then by the
  * source's citation order. The answer quotes the value with its row label and header, and the
  * table's unit when its title states one, so a person can check it on the page.
+ *
+ * A question that names several periods for one row ("… in 2019 and 2018 respectively") is
+ * answered by the row's cell under each, in the order the question names them, when the header
+ * has a column for every one; otherwise by the first as above.
  */
 import { assertKnownOptions } from '../errors';
 import type { PackedSource } from '../select/pack';
@@ -42,6 +46,11 @@ export interface TableCell {
   readonly matched: number;
   /** The answer sentence: value, row, column and unit. */
   readonly sentence: string;
+  /**
+   * Every cell read when the question names several periods, in the question's order (the first
+   * is `column` / `value`); absent for one cell.
+   */
+  readonly cells?: readonly { readonly column: string; readonly value: string }[];
 }
 
 const cellsOf = (line: string): string[] | null => {
@@ -97,6 +106,9 @@ function tableOf(source: PackedSource): Table | null {
     rows.push(cells);
   }
   if (rows.length === 0) return null;
+  // No delimiter row: the column heading is the table's own row of periods ("| | 2019 | 2018 |"),
+  // the last row that names a year and holds no figure.
+  header ??= [...rows].reverse().find((r) => !r.some(isValue) && r.some((c) => /\b(?:19|20)\d{2}\b/u.test(c))) ?? null;
   if (!header) {
     // The context's column header: the last "| … |" run of the header line.
     const m = headerLine.match(/\|(?:[^|]*\|)+\s*$/u);
@@ -106,6 +118,43 @@ function tableOf(source: PackedSource): Table | null {
   }
   const unit = (headerLine.match(UNIT) ?? body.match(UNIT))?.[1]?.toLowerCase() ?? null;
   return { header, rows, unit };
+}
+
+/**
+ * Years the question names, in its order ("in 2019 and 2018 respectively" → 2019, 2018); a range
+ * names every year in it ("fiscal years 2019 to 2017" → 2019, 2018, 2017).
+ */
+function orderedYears(question: string): string[] {
+  const seen: { year: string; at: number }[] = [];
+  for (const m of question.matchAll(/\b((?:19|20)\d{2})\s*(?:to|through|-|–)\s*((?:19|20)\d{2})\b/giu)) {
+    const [from, to] = [Number(m[1]), Number(m[2])];
+    const step = from <= to ? 1 : -1;
+    for (let y = from, k = 0; k <= Math.abs(to - from) && k < 10; y += step, k++) {
+      seen.push({ year: String(y), at: (m.index ?? 0) + k / 100 });
+    }
+  }
+  for (const m of question.matchAll(/\b(?:fy|fiscal\s+(?:year\s+)?)?((?:19|20)\d{2})\b/giu)) {
+    seen.push({ year: m[1] as string, at: m.index ?? 0 });
+  }
+  for (const m of question.matchAll(/\bfy\s?'?(\d{2})\b/giu))
+    seen.push({ year: `20${m[1] as string}`, at: m.index ?? 0 });
+  return [...new Set(seen.sort((a, b) => a.at - b.at).map((x) => x.year))];
+}
+
+/** The row's cell under each asked year, in the question's order; null unless every year has one. */
+function cellsByYear(
+  row: readonly string[],
+  header: readonly string[] | null,
+  years: readonly string[],
+): { column: string; value: string }[] | null {
+  if (years.length < 2 || !header) return null;
+  const out: { column: string; value: string }[] = [];
+  for (const year of years) {
+    const col = columnOf(row, header, new Set([year]));
+    if (col < 0) return null;
+    out.push({ column: header[col + header.length - row.length] ?? '', value: row[col] as string });
+  }
+  return out;
 }
 
 /** The column of `row` to read: the header with an asked year, or the first value column. */
@@ -134,6 +183,7 @@ export function tableCellAnswer(
   checkInt('tableCell', 'minLabelTerms', o.minLabelTerms, 1, 20);
   const qTerms = new Set(termsOf(question));
   const years = questionYears(question);
+  const asked = orderedYears(question);
   let best: TableCell | null = null;
   for (const source of sources) {
     const table = tableOf(source);
@@ -150,7 +200,18 @@ export function tableCellAnswer(
       const column = table.header?.[col + offset] ?? '';
       const value = row[col] as string;
       const unit = table.unit;
-      const sentence = `${label}${column ? `, ${column}` : ''}: ${value}${unit ? ` (in ${unit})` : ''}.`;
+      const inUnit = unit ? ` (in ${unit})` : '';
+      const cells = cellsByYear(row, table.header, asked);
+      // Several periods asked and one of them has no column: one cell would answer in part.
+      if (asked.length >= 2 && !cells) continue;
+      if (cells) {
+        const sentence = `${label}: ${cells.map((c) => `${c.column} ${c.value}`).join('; ')}${inUnit}.`;
+        const [first] = cells as [{ column: string; value: string }];
+        const cell = { row: label, column: first.column, value: first.value, unit, matched: terms.length };
+        best = { citationId: source.citationId, ...cell, sentence, cells };
+        continue;
+      }
+      const sentence = `${label}${column ? `, ${column}` : ''}: ${value}${inUnit}.`;
       best = { citationId: source.citationId, row: label, column, value, unit, matched: terms.length, sentence };
     }
   }
