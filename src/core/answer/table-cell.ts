@@ -71,12 +71,20 @@ const isValue = (cell: string): boolean =>
 
 const YEAR = /\b(?:19|20)\d{2}\b/g;
 
+/** Each year the question names, with where it names it: "FY2018", "fiscal 2018", "2018", "FY18". */
+function yearMentions(question: string): { readonly year: string; readonly at: number }[] {
+  const out: { year: string; at: number }[] = [];
+  for (const m of question.matchAll(/\b(?:fy|fiscal\s+(?:year\s+)?)?((?:19|20)\d{2})\b/giu)) {
+    out.push({ year: m[1] as string, at: m.index ?? 0 });
+  }
+  for (const m of question.matchAll(/\bfy\s?'?(\d{2})\b/giu))
+    out.push({ year: `20${m[1] as string}`, at: m.index ?? 0 });
+  return out;
+}
+
 /** Years the question names: "FY2018", "fiscal 2018", "2018" (two-digit "FY18" too). */
 export function questionYears(question: string): Set<string> {
-  const years = new Set<string>();
-  for (const m of question.matchAll(/\b(?:fy|fiscal\s+(?:year\s+)?)?((?:19|20)\d{2})\b/giu)) years.add(m[1] as string);
-  for (const m of question.matchAll(/\bfy\s?'?(\d{2})\b/giu)) years.add(`20${m[1] as string}`);
-  return years;
+  return new Set(yearMentions(question).map((m) => m.year));
 }
 
 const UNIT = /\((?:[^()]*\b)?(?:in|dollars in|amounts in|\$ in)\s+(thousands|millions|billions)\b[^()]*\)/iu;
@@ -125,7 +133,7 @@ function tableOf(source: PackedSource): Table | null {
  * names every year in it ("fiscal years 2019 to 2017" → 2019, 2018, 2017).
  */
 function orderedYears(question: string): string[] {
-  const seen: { year: string; at: number }[] = [];
+  const seen = yearMentions(question);
   for (const m of question.matchAll(/\b((?:19|20)\d{2})\s*(?:to|through|-|–)\s*((?:19|20)\d{2})\b/giu)) {
     const [from, to] = [Number(m[1]), Number(m[2])];
     const step = from <= to ? 1 : -1;
@@ -133,11 +141,6 @@ function orderedYears(question: string): string[] {
       seen.push({ year: String(y), at: (m.index ?? 0) + k / 100 });
     }
   }
-  for (const m of question.matchAll(/\b(?:fy|fiscal\s+(?:year\s+)?)?((?:19|20)\d{2})\b/giu)) {
-    seen.push({ year: m[1] as string, at: m.index ?? 0 });
-  }
-  for (const m of question.matchAll(/\bfy\s?'?(\d{2})\b/giu))
-    seen.push({ year: `20${m[1] as string}`, at: m.index ?? 0 });
   return [...new Set(seen.sort((a, b) => a.at - b.at).map((x) => x.year))];
 }
 
@@ -204,15 +207,13 @@ export function tableCellAnswer(
       const cells = cellsByYear(row, table.header, asked);
       // Several periods asked and one of them has no column: one cell would answer in part.
       if (asked.length >= 2 && !cells) continue;
-      if (cells) {
-        const sentence = `${label}: ${cells.map((c) => `${c.column} ${c.value}`).join('; ')}${inUnit}.`;
-        const [first] = cells as [{ column: string; value: string }];
-        const cell = { row: label, column: first.column, value: first.value, unit, matched: terms.length };
-        best = { citationId: source.citationId, ...cell, sentence, cells };
-        continue;
-      }
-      const sentence = `${label}${column ? `, ${column}` : ''}: ${value}${inUnit}.`;
-      best = { citationId: source.citationId, row: label, column, value, unit, matched: terms.length, sentence };
+      const read = cells ?? [{ column, value }];
+      const first = read[0] as { column: string; value: string };
+      const sentence = cells
+        ? `${label}: ${cells.map((c) => `${c.column} ${c.value}`).join('; ')}${inUnit}.`
+        : `${label}${column ? `, ${column}` : ''}: ${value}${inUnit}.`;
+      const cell = { row: label, column: first.column, value: first.value, unit, matched: terms.length, sentence };
+      best = { citationId: source.citationId, ...cell, ...(cells ? { cells } : {}) };
     }
   }
   return best;
