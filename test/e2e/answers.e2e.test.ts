@@ -16,6 +16,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, inject, it } from 'vitest';
 import { describeShared, sharedPath } from '../../src/node/shared-data';
 import { addFiles, askQuestion, openAppPage } from './built-app';
+import { saveScreenshot } from './screenshot';
 
 const ctx = inject('e2e');
 if (ctx.skip) console.warn(`[e2e] ${ctx.skip}`);
@@ -99,9 +100,7 @@ describeShared('answers from one document in a library of others', [IRS], () => 
       const shown = await page.getByTestId('answer-text').innerText();
       console.log(`[e2e] answers ${name}: ${await result.getAttribute('data-outcome')}: ${JSON.stringify(shown)}`);
       // A picture to look at, not a check: the page may be busy embedding the new document.
-      await page
-        .screenshot({ path: `test-results/answers-irs-${name}.png`, fullPage: true, timeout: 60_000 })
-        .catch((e: Error) => console.warn(`[e2e] answers ${name}: no screenshot (${e.message.split('\n')[0]})`));
+      await saveScreenshot(page, { path: `test-results/answers-irs-${name}.png`, fullPage: true });
       const outcome = await result.getAttribute('data-outcome');
       if (!mustAnswer && outcome === 'abstain') return;
       expect(outcome).toBe('supported');

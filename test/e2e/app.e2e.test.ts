@@ -8,6 +8,7 @@ import { mkdir } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { LOCAL_SCHEMES, launchChromium } from './browser';
+import { saveScreenshot } from './screenshot';
 
 const ctx = inject('e2e');
 if (ctx.skip) console.warn(`[e2e] ${ctx.skip}`);
@@ -97,7 +98,7 @@ describe.skipIf(ctx.skip !== null)('first page in Chromium', () => {
     expect(ranks).toEqual(ranks.map((_, i) => i + 1));
 
     await mkdir('test-results', { recursive: true });
-    await page.screenshot({ path: 'test-results/first-page.png', fullPage: true });
+    await saveScreenshot(page, { path: 'test-results/first-page.png', fullPage: true });
 
     const timing = (name: string) => model.getAttribute(`data-${name}`);
     const searchSection = page.getByTestId('search-results');

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from './browser';
 import { identity, openApp, readStored, removeAll } from './storage-helpers';
+import { saveScreenshot } from './screenshot';
 
 const ctx = inject('e2e');
 if (ctx.skip) console.warn(`[e2e] ${ctx.skip}`);
@@ -101,7 +102,7 @@ describe.skipIf(ctx.skip !== null)('passphrase-protected backups (Chromium)', ()
       /^This passphrase does not open the file\. .*Your library was not changed\./,
     );
     expect(identity(await readStored(page))).toEqual(identity(before));
-    await backup.screenshot({ path: 'test-results/backup-wrong-passphrase.png' });
+    await saveScreenshot(backup, { path: 'test-results/backup-wrong-passphrase.png' });
     await backup.getByRole('button', { name: 'Cancel' }).click();
 
     // One byte changed in the middle of the sealed records (same length), the right passphrase.
@@ -148,7 +149,7 @@ describe.skipIf(ctx.skip !== null)('passphrase-protected backups (Chromium)', ()
     expect(restored.orphans).toBe(0);
     expect(identity(restored)).toEqual(identity(before));
     await expect.poll(() => library.getByRole('listitem').count(), { timeout: 10_000 }).toBe(before.docs.length);
-    await page.screenshot({ path: 'test-results/backup-encrypted.png', fullPage: true });
+    await saveScreenshot(page, { path: 'test-results/backup-encrypted.png', fullPage: true });
     expect(pageErrors).toEqual([]);
     console.log(
       `[e2e] protected export of ${sealed.length} bytes (plain ${plain.length}): export ${exportMs} ms, import ${importMs} ms (PBKDF2 600,000 iterations each)`,

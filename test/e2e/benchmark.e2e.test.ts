@@ -18,6 +18,7 @@ import { METRIC_NAMES } from '../../src/core/eval/metrics';
 import { loadBeir } from '../../src/node/beir';
 import { beirFiles, writeBeir } from '../beir-fixture';
 import { LOCAL_SCHEMES, launchChromium } from './browser';
+import { saveScreenshot } from './screenshot';
 
 const ctx = inject('e2e');
 if (ctx.skip) console.warn(`[e2e] ${ctx.skip}`);
@@ -130,11 +131,11 @@ describe.skipIf(ctx.skip !== null)('the Benchmark page in Chromium', () => {
     expect(new Set(rows.map((r) => r.cells[0]!.text)).size).toBeGreaterThan(2);
     expect(await page.getByTestId('benchmark-chart').locator('rect.bar').count()).toBe(CONFIGS.length * 4);
     expect(await page.getByTestId('benchmark-curves').locator('path.curve').count()).toBe(CONFIGS.length);
-    await page.screenshot({ path: 'test-results/benchmark-desktop.png', fullPage: true });
+    await saveScreenshot(page, { path: 'test-results/benchmark-desktop.png', fullPage: true });
 
     await page.setViewportSize(PHONE);
     await page.evaluate(() => window.scrollTo(0, 0));
-    await page.screenshot({ path: 'test-results/benchmark-phone.png', fullPage: true });
+    await saveScreenshot(page, { path: 'test-results/benchmark-phone.png', fullPage: true });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
     // All four tabs fit the phone's width (the tab list does not scroll).
     expect(await page.locator('.tabs').evaluate((t) => t.scrollWidth <= t.clientWidth)).toBe(true);

@@ -12,6 +12,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { describeShared, sharedPath } from '../../src/node/shared-data';
 import { addFiles, askQuestion, openAppPage } from './built-app';
+import { saveScreenshot } from './screenshot';
 
 const ctx = inject('e2e');
 if (ctx.skip) console.warn(`[e2e] ${ctx.skip}`);
@@ -55,8 +56,8 @@ describeShared('computed answers over a filing, with the work shown', [FILING], 
       await askQuestion(page, question);
       const work = page.getByTestId('computed-work');
       await work.waitFor();
-      await page.screenshot({ path: `test-results/computed-${name}.png`, fullPage: true });
-      await page.getByTestId('answer').screenshot({ path: `test-results/computed-${name}-answer.png` });
+      await saveScreenshot(page, { path: `test-results/computed-${name}.png`, fullPage: true });
+      await saveScreenshot(page.getByTestId('answer'), { path: `test-results/computed-${name}-answer.png` });
       expect(await page.getByTestId('ask-result').getAttribute('data-outcome')).toBe('supported');
       expect(await work.getAttribute('data-status')).toBe('complete');
       expect((await work.getByTestId('computed-result').innerText()).trim()).toMatch(result);
@@ -81,7 +82,7 @@ describeShared('computed answers over a filing, with the work shown', [FILING], 
       const dialog = page.getByTestId('passage-dialog');
       await dialog.waitFor();
       const marked = await dialog.locator('mark').allInnerTexts();
-      await page.screenshot({ path: `test-results/computed-${name}-operand.png` });
+      await saveScreenshot(page, { path: `test-results/computed-${name}-operand.png` });
       console.log(`[e2e] computed ${name}: operand "${label}", marked ${JSON.stringify(marked.slice(0, 4))}`);
       expect(marked.join(' ')).toContain(label);
       await page.keyboard.press('Escape');

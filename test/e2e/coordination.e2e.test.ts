@@ -11,6 +11,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { MARATHON_NOISE, MARATHON_PLANTED, MARATHON_QUESTION, MARATHON_REPORTS } from '../fixtures/marathon';
 import { addFiles, askQuestion, openAppPage, type AppPage } from './built-app';
+import { saveScreenshot } from './screenshot';
 
 const ctx = inject('e2e');
 if (ctx.skip) console.warn(`[e2e] ${ctx.skip}`);
@@ -38,7 +39,7 @@ describe('a claim written to order in the app: set aside, and said so', () => {
   it.skipIf(ctx.skip !== null)('answers with the reported winner and names the documents it set aside', async () => {
     await addFiles(page, NOTES);
     await askQuestion(page, MARATHON_QUESTION);
-    await page.screenshot({ path: 'test-results/coordination-set-aside.png', fullPage: true });
+    await saveScreenshot(page, { path: 'test-results/coordination-set-aside.png', fullPage: true });
     const outcome = await page.getByTestId('ask-result').getAttribute('data-outcome');
     const answer = await page.getByTestId('answer-text').innerText();
     const setAside = await page.getByTestId('set-aside').innerText();

@@ -14,6 +14,7 @@ import { describeShared, sharedPath } from '../../src/node/shared-data';
 import { DEMO_QUESTION } from '../../src/ui/demo';
 import { launchChromium } from './browser';
 import { addFiles, appReady, askQuestion } from './built-app';
+import { saveScreenshot } from './screenshot';
 
 const ctx = inject('e2e');
 if (ctx.skip) console.warn(`[e2e] ${ctx.skip}`);
@@ -59,16 +60,16 @@ describeShared('the demo answer after two unrelated filings are added', FILINGS,
     'keeps the supported outcome and both parts, from the current policy',
     async () => {
       const before = await answer();
-      await page.screenshot({ path: 'test-results/drift-before-desktop.png', fullPage: true });
+      await saveScreenshot(page, { path: 'test-results/drift-before-desktop.png', fullPage: true });
       await addFiles(
         page,
         FILINGS.map((f) => sharedPath(f)),
         { timeout: 300_000 },
       );
       const after = await answer();
-      await page.screenshot({ path: 'test-results/drift-after-desktop.png', fullPage: true });
+      await saveScreenshot(page, { path: 'test-results/drift-after-desktop.png', fullPage: true });
       await page.setViewportSize({ width: 360, height: 740 });
-      await page.screenshot({ path: 'test-results/drift-after-phone.png' });
+      await saveScreenshot(page, { path: 'test-results/drift-after-phone.png' });
       console.log(`[e2e] drift: before ${before.outcome} ${JSON.stringify(before.text)}`);
       console.log(
         `[e2e] drift: after ${after.outcome} ${JSON.stringify(after.text)}; sources ${after.sources.join(', ')}`,

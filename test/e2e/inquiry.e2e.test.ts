@@ -10,6 +10,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { CONTRACT_CORPUS, CONTRACT_QUESTION } from '../../src/core/inquiry/testing';
 import { addFiles, askQuestion, openAppPage, type AppPage } from './built-app';
+import { saveScreenshot } from './screenshot';
 
 const ctx = inject('e2e');
 if (ctx.skip) console.warn(`[e2e] ${ctx.skip}`);
@@ -38,7 +39,7 @@ describe('inquiry in the app: a follow-up search settles the question', () => {
       })),
     );
     await askQuestion(page, CONTRACT_QUESTION);
-    await page.screenshot({ path: 'test-results/inquiry-settled.png', fullPage: true });
+    await saveScreenshot(page, { path: 'test-results/inquiry-settled.png', fullPage: true });
     const outcome = await page.getByTestId('ask-result').getAttribute('data-outcome');
     const note = page.getByTestId('settled-by-inquiry');
     const answer = await page.getByTestId('answer-text').innerText();
@@ -56,7 +57,7 @@ describe('inquiry in the app: a follow-up search settles the question', () => {
     const words = await trail.getByTestId('searched-words').first().locator('code').allInnerTexts();
     console.log(`[e2e] inquiry: first follow-up searched ${JSON.stringify(words)}`);
     expect(words.length).toBeGreaterThan(0);
-    await trail.screenshot({ path: 'test-results/inquiry-trail.png' });
+    await saveScreenshot(trail, { path: 'test-results/inquiry-trail.png' });
     // Title lines head the records; they are not sentences of the answer.
     expect(answer).not.toMatch(/^Agreement\b/);
     // The first pass is kept behind a disclosure, and each citation opens its record.

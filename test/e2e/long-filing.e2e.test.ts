@@ -18,6 +18,7 @@ import { describeShared, sharedPath } from '../../src/node/shared-data';
 import { SOURCE_TYPE_LABEL } from '../../src/ui/labels';
 import { launchChromium } from './browser';
 import { addFiles, appReady } from './built-app';
+import { saveScreenshot } from './screenshot';
 
 const ctx = inject('e2e');
 if (ctx.skip) console.warn(`[e2e] ${ctx.skip}`);
@@ -103,7 +104,7 @@ describeShared('a 188-page 10-K in Chromium: title, source type, the balance-she
         .locator('li.source')
         .evaluateAll((els) => els.map((e) => `${e.getAttribute('data-citation')}: ${e.textContent ?? ''}`));
       console.log(`[e2e] long filing: sources:\n  ${sources.join('\n  ')}`);
-      await page.screenshot({ path: 'test-results/long-filing-answer-desktop.png', fullPage: true });
+      await saveScreenshot(page, { path: 'test-results/long-filing-answer-desktop.png', fullPage: true });
 
       expect(pageErrors).toEqual([]);
       expect(['supported', 'partial', 'abstain']).toContain(outcome);
@@ -142,7 +143,7 @@ describeShared('a 188-page 10-K in Chromium: title, source type, the balance-she
         );
         expect(head).toContain(SOURCE_TYPE_LABEL.official_filing);
         if (shownPage === 57 && /Accounts payable/.test(text)) {
-          await page.screenshot({ path: 'test-results/long-filing-passage-desktop.png' });
+          await saveScreenshot(page, { path: 'test-results/long-filing-passage-desktop.png' });
         }
         await page.keyboard.press('Escape');
         await dialog.waitFor({ state: 'hidden' });

@@ -13,6 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vi
 import { cleanPage, linesPage, rotatedPage, scannedPdf, tablePage, twoColumnPage } from '../fixtures/scanned-pdf';
 import { launchChromium, offOrigin } from './browser';
 import { addFiles, appReady, askQuestion } from './built-app';
+import { saveScreenshot } from './screenshot';
 
 /** The letters-and-digits words of `s`, lower case, one space apart (OCR's words keep their punctuation). */
 const words = (s: string): string => (s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).join(' ');
@@ -165,7 +166,7 @@ describe.skipIf(ctx.skip !== null)('OCR of a scanned PDF in Chromium', () => {
     expect(ink.length).toBeGreaterThan(3);
     expect(Math.min(...ink)).toBeGreaterThan(0.05);
     await mkdir('/tmp/notes', { recursive: true });
-    await page.screenshot({ path: '/tmp/notes/ocr-highlight.png' });
+    await saveScreenshot(page, { path: '/tmp/notes/ocr-highlight.png' });
     // Zoom: the page grows, the marks follow (same words, still over the ink); 0 fits it again.
     const before = (await view.locator('canvas').boundingBox())?.width ?? 0;
     await page.keyboard.press('+');
@@ -177,7 +178,7 @@ describe.skipIf(ctx.skip !== null)('OCR of a scanned PDF in Chromium', () => {
     expect(words((await view.locator('mark.pdf-hit').allTextContents()).join(' '))).toBe(marked);
     // The marks show before the larger canvas is drawn: wait for its ink under every mark.
     await expect.poll(async () => Math.min(...(await onText())), { timeout: 15_000 }).toBeGreaterThan(0.05);
-    await page.screenshot({ path: '/tmp/notes/ocr-highlight-zoom.png' });
+    await saveScreenshot(page, { path: '/tmp/notes/ocr-highlight-zoom.png' });
     await page.keyboard.press('0');
     await expect.poll(() => view.getAttribute('data-zoom'), { timeout: 10_000 }).toBe('1');
     await page.keyboard.press('Escape');
@@ -228,7 +229,7 @@ describe.skipIf(ctx.skip !== null)('OCR of a scanned PDF in Chromium', () => {
     expect(shown).toMatch(/frost in april destroyed most of the blossom/);
     // A part of the page: the orchard's first lines are another passage.
     expect(shown).not.toMatch(/apple orchards/);
-    await page.screenshot({ path: '/tmp/notes/ocr-highlight-columns.png' });
+    await saveScreenshot(page, { path: '/tmp/notes/ocr-highlight-columns.png' });
     await page.keyboard.press('Escape');
     await dialog().waitFor({ state: 'hidden' });
   });
@@ -275,7 +276,7 @@ describe.skipIf(ctx.skip !== null)('OCR of a scanned PDF in Chromium', () => {
     expect(first).toMatch(/meltwater gauge/);
     expect(second).toMatch(/highest reading/);
     expect([passage, `${heading} ${passage}`]).toContain(`${first} ${second}`);
-    await page.screenshot({ path: '/tmp/notes/ocr-highlight-page-2.png' });
+    await saveScreenshot(page, { path: '/tmp/notes/ocr-highlight-page-2.png' });
     await page.keyboard.press('ArrowLeft');
     await expect.poll(() => view().getAttribute('data-page'), { timeout: 10_000 }).toBe('1');
     await page.keyboard.press('Escape');

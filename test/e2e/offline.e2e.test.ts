@@ -19,6 +19,7 @@ import { LOCAL_SCHEMES } from './browser';
 import { FIELD_EQUIPMENT_POLICY } from '../fixtures/field-equipment';
 import { appReady, openBuiltApp, serviceWorkerControls, type AppInBrowser } from './built-app';
 import { CSP_DIRECTIVES, serializeCsp } from '../../src/security/csp';
+import { saveScreenshot } from './screenshot';
 
 const ctx = inject('e2e');
 if (ctx.skip) console.warn(`[e2e] ${ctx.skip}`);
@@ -146,7 +147,7 @@ describe.skipIf(ctx.skip !== null)('offline after a first visit, under a base pa
       cites.some((c) => mdSources.includes(c)),
       `cites ${cites.join(',')}; Markdown sources ${mdSources.join(',')}`,
     ).toBe(true);
-    await page.screenshot({ path: 'test-results/offline-ask-desktop.png', fullPage: true });
+    await saveScreenshot(page, { path: 'test-results/offline-ask-desktop.png', fullPage: true });
 
     // Everything the page and its workers received after going offline came from the service worker.
     const served = responses.filter((r) => !LOCAL_SCHEMES.some((s) => r.url.startsWith(s)));

@@ -16,6 +16,7 @@ import { sharedPath } from '../../src/node/shared-data';
 import { pdf, type PdfLine } from '../fixtures/documents';
 import { launchChromium } from './browser';
 import { addFiles, appReady, serviceWorkerControls } from './built-app';
+import { saveScreenshot } from './screenshot';
 
 const ctx = inject('e2e');
 if (ctx.skip) console.warn(`[e2e] ${ctx.skip}`);
@@ -186,7 +187,7 @@ describe.skipIf(ctx.skip !== null)('page view of PDF citations in Chromium', () 
     expect(await view().getByRole('button', { name: 'Next ›' }).isDisabled()).toBe(true);
     await page.keyboard.press('PageDown');
     expect(await view().getAttribute('data-page')).toBe('1');
-    await page.screenshot({ path: 'test-results/page-view-desktop.png' });
+    await saveScreenshot(page, { path: 'test-results/page-view-desktop.png' });
     // Focus stays in the modal dialog, and Esc closes it.
     expect(await page.evaluate(() => document.activeElement?.closest('dialog') !== null)).toBe(true);
     await page.keyboard.press('Escape');
@@ -213,7 +214,7 @@ describe.skipIf(ctx.skip !== null)('page view of PDF citations in Chromium', () 
     expect(second).toMatch(/highest reading/);
     // The two pages' marks together are the cited passage (which may start earlier on page 1).
     expect(flat(`${first} ${second}`)).toBe(expected);
-    await page.screenshot({ path: 'test-results/page-view-page-2.png' });
+    await saveScreenshot(page, { path: 'test-results/page-view-page-2.png' });
     await page.keyboard.press('ArrowLeft');
     await expect.poll(() => view().getAttribute('data-page'), { timeout: 10_000 }).toBe('1');
     await page.keyboard.press('Escape');
@@ -236,14 +237,14 @@ describe.skipIf(ctx.skip !== null)('page view of PDF citations in Chromium', () 
           return el.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
         });
       expect(canvas!.width).toBeGreaterThan(inner * 0.9);
-      await page.screenshot({ path: 'test-results/page-view-phone.png' });
+      await saveScreenshot(page, { path: 'test-results/page-view-phone.png' });
       await view().getByRole('button', { name: 'Zoom in' }).click();
       await expect.poll(() => view().getAttribute('data-zoom'), { timeout: 10_000 }).toBe('1.25');
       await expect
         .poll(async () => (await view().locator('canvas').boundingBox())?.width ?? 0, { timeout: 30_000 })
         .toBeGreaterThan(canvas!.width * 1.2);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
-      await page.screenshot({ path: 'test-results/page-view-phone-zoom.png' });
+      await saveScreenshot(page, { path: 'test-results/page-view-phone-zoom.png' });
       await page.keyboard.press('Escape');
       await dialog().waitFor({ state: 'hidden' });
     } finally {
@@ -287,10 +288,10 @@ describe.skipIf(ctx.skip !== null)('page view of PDF citations in Chromium', () 
       // A 10-K prints its own page numbers: the view names both ("Page 49 of 188 · printed 47").
       expect(number).toMatch(/^Page \d+ of 188 · printed \S+$/);
       expect(shown.length).toBeGreaterThan(20);
-      await page.screenshot({ path: 'test-results/page-view-filing.png' });
+      await saveScreenshot(page, { path: 'test-results/page-view-filing.png' });
       await view().getByRole('button', { name: 'Zoom in' }).click();
       await view().locator('mark.pdf-hit').first().waitFor({ timeout: 30_000 });
-      await page.screenshot({ path: 'test-results/page-view-filing-zoom.png' });
+      await saveScreenshot(page, { path: 'test-results/page-view-filing-zoom.png' });
     },
     900_000,
   );

@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DEMO_QUESTION } from '../../src/ui/demo';
 import { launchChromium } from './browser';
 import { appReady, askQuestion } from './built-app';
+import { saveScreenshot } from './screenshot';
 
 const ctx = inject('e2e');
 if (ctx.skip) console.warn(`[e2e] ${ctx.skip}`);
@@ -98,7 +99,7 @@ describe('phone width and the first screen', () => {
         console.log(
           `[e2e] first screen ${viewport.width}×${viewport.height}: "Add files" at ${heading.top}–${heading.bottom} px, drop zone ${drop.top}–${drop.bottom} px`,
         );
-        await page.screenshot({ path: `test-results/first-screen-${viewport.width}.png` });
+        await saveScreenshot(page, { path: `test-results/first-screen-${viewport.width}.png` });
       }
       await page.setViewportSize(DESKTOP);
       // No developer details on the Library page; they are one disclosure away in Settings.
@@ -112,7 +113,7 @@ describe('phone width and the first screen', () => {
       await details.locator('summary', { hasText: 'Details' }).click();
       expect(await device.getByTestId('device-backend').isVisible()).toBe(true);
       expect(await device.innerText()).toMatch(/Why this backend/);
-      await page.screenshot({ path: 'test-results/settings-device-details-desktop.png' });
+      await saveScreenshot(page, { path: 'test-results/settings-device-details-desktop.png' });
       expect(pageErrors).toEqual([]);
     },
   );
@@ -156,12 +157,12 @@ describe('phone width and the first screen', () => {
         }
         const o = await overflow(page);
         report.push(`${name}: ${o.scrollWidth}/${o.clientWidth}${o.wide.length ? ` (${o.wide.join('; ')})` : ''}`);
-        await page.screenshot({ path: `test-results/phone-${name.toLowerCase()}.png`, fullPage: true });
+        await saveScreenshot(page, { path: `test-results/phone-${name.toLowerCase()}.png`, fullPage: true });
         // The first screens of the page, one by one, for a person to look at.
         const height = await page.evaluate(() => document.documentElement.scrollHeight);
         for (let y = 0, i = 0; y < Math.min(height, 4 * PHONE.height); y += PHONE.height, i++) {
           await page.evaluate((to) => window.scrollTo(0, to), y);
-          await page.screenshot({ path: `test-results/phone-${name.toLowerCase()}-${i}.png` });
+          await saveScreenshot(page, { path: `test-results/phone-${name.toLowerCase()}-${i}.png` });
         }
         await page.evaluate(() => window.scrollTo(0, 0));
       }
@@ -172,7 +173,7 @@ describe('phone width and the first screen', () => {
       await dialog.locator('.passage-cited, .pdf-page-view').first().waitFor({ timeout: 30_000 });
       const o = await overflow(page);
       report.push(`passage: ${o.scrollWidth}/${o.clientWidth}${o.wide.length ? ` (${o.wide.join('; ')})` : ''}`);
-      await page.screenshot({ path: 'test-results/phone-passage.png' });
+      await saveScreenshot(page, { path: 'test-results/phone-passage.png' });
       console.log(`[e2e] 360 px, document scroll width / client width per page:\n  ${report.join('\n  ')}`);
       for (const line of report) {
         const [, scroll, client] = /: (\d+)\/(\d+)/.exec(line) ?? [];

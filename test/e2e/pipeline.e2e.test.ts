@@ -23,6 +23,7 @@ import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { describeShared, sharedPath } from '../../src/node/shared-data';
 import { launchChromium } from './browser';
 import { addFiles, appReady, fileDocId } from './built-app';
+import { saveScreenshot } from './screenshot';
 
 const ctx = inject('e2e');
 if (ctx.skip) console.warn(`[e2e] ${ctx.skip}`);
@@ -160,7 +161,7 @@ describeShared('two filings, one added while the other embeds', [FIRST, SECOND],
       // The second did not wait for the first's embedding.
       expect(first).not.toBeNull();
       expect(first!.vectors).toBeLessThan(first!.chunks);
-      await page.screenshot({ path: 'test-results/pipeline-two-filings-desktop.png' });
+      await saveScreenshot(page, { path: 'test-results/pipeline-two-filings-desktop.png' });
 
       // A status that tells the truth, read at three moments (the third after the removal, below).
       const atFirst = await consistent('both filings listed');
@@ -189,7 +190,7 @@ describeShared('two filings, one added while the other embeds', [FIRST, SECOND],
       const dialog = page.getByTestId('confirm-remove');
       await dialog.waitFor();
       expect(await dialog.getByRole('heading').innerText()).toBe(`Remove “${title}”?`);
-      await page.screenshot({ path: 'test-results/pipeline-confirm-remove-desktop.png' });
+      await saveScreenshot(page, { path: 'test-results/pipeline-confirm-remove-desktop.png' });
       // "Keep it" keeps it.
       await dialog.getByRole('button', { name: 'Keep it' }).click();
       await dialog.waitFor({ state: 'hidden' });
@@ -237,9 +238,9 @@ describeShared('two filings, one added while the other embeds', [FIRST, SECOND],
       const atThird = await consistent('after the removal');
       expect(atThird).toContain('MGM');
       expect(atThird).not.toContain('more document');
-      await page.screenshot({ path: 'test-results/pipeline-after-remove-desktop.png' });
+      await saveScreenshot(page, { path: 'test-results/pipeline-after-remove-desktop.png' });
       await page.setViewportSize(PHONE);
-      await page.screenshot({ path: 'test-results/pipeline-after-remove-phone.png' });
+      await saveScreenshot(page, { path: 'test-results/pipeline-after-remove-phone.png' });
       await page.setViewportSize(DESKTOP);
       expect(pageErrors).toEqual([]);
     },

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from './browser';
 import { openApp, readStored } from './storage-helpers';
+import { saveScreenshot } from './screenshot';
 
 const ctx = inject('e2e');
 if (ctx.skip) console.warn(`[e2e] ${ctx.skip}`);
@@ -82,7 +83,7 @@ describe.skipIf(ctx.skip !== null)('storage pressure: a library cleared between 
         `^Your library of ${before.docs.length} documents \\(last seen on .*\\) is no longer in this browser: the browser cleared this site’s storage\\. Restore it from a backup: Library → Backup and storage → Import a library file\\.`,
       ),
     );
-    await page.screenshot({ path: 'test-results/storage-evicted.png', fullPage: true });
+    await saveScreenshot(page, { path: 'test-results/storage-evicted.png', fullPage: true });
 
     // The demo came back as on a first run; now one document of it is lost without the app removing it.
     const now = await readStored(page);

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from './browser';
 import { openApp, readStored, type Stored } from './storage-helpers';
+import { saveScreenshot } from './screenshot';
 
 const ctx = inject('e2e');
 if (ctx.skip) console.warn(`[e2e] ${ctx.skip}`);
@@ -120,7 +121,7 @@ describe.skipIf(ctx.skip !== null)('two tabs on one library (Chromium)', () => {
       await told.waitFor({ timeout: 30_000 });
       expect(await told.innerText()).toMatch(/reload this page \(nothing was changed\)/);
     }
-    await a.screenshot({ path: 'test-results/storage-tabs-upgrade.png', fullPage: true });
+    await saveScreenshot(a, { path: 'test-results/storage-tabs-upgrade.png', fullPage: true });
     expect(pageErrors).toEqual([]);
     await context.close();
   });

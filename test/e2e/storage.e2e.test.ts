@@ -17,6 +17,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { onboardingDocx, SAFETY_REPORT_PDF } from '../fixtures/documents';
 import { launchChromium } from './browser';
 import { readStored, removeAll, type Stored } from './storage-helpers';
+import { saveScreenshot } from './screenshot';
 
 const ctx = inject('e2e');
 if (ctx.skip) console.warn(`[e2e] ${ctx.skip}`);
@@ -218,7 +219,7 @@ describe.skipIf(ctx.skip !== null)('the library in IndexedDB (Chromium)', () => 
     const third = await readStored(page);
     expect(third.docs.map((d) => d.id)).toEqual(first.docs.map((d) => d.id).filter((id) => id !== removed));
     expect(await library.getByRole('listitem').count()).toBe(first.docs.length - 1);
-    await page.screenshot({ path: 'test-results/storage-reload.png', fullPage: true });
+    await saveScreenshot(page, { path: 'test-results/storage-reload.png', fullPage: true });
     console.log(`[e2e] stored demo library searchable lexically ${loadMs} ms after the worker started`);
   });
 
@@ -272,7 +273,7 @@ describe.skipIf(ctx.skip !== null)('the library in IndexedDB (Chromium)', () => 
       expect(final.docs.some((d) => d.id === 'file:records-schedule.md')).toBe(true);
       await library.locator('li[data-doc-id="file:records-schedule.md"]').waitFor({ timeout: 60_000 });
     }
-    await page.screenshot({ path: 'test-results/storage-killed-ingest.png', fullPage: true });
+    await saveScreenshot(page, { path: 'test-results/storage-killed-ingest.png', fullPage: true });
     expect(pageErrors).toEqual([]);
   });
 
@@ -319,7 +320,7 @@ describe.skipIf(ctx.skip !== null)('the library in IndexedDB (Chromium)', () => 
     await item.waitFor({ timeout: 240_000 });
     await page.locator('[data-testid="library"][data-state="ready"]').waitFor({ timeout: 240_000 });
     expect(await item.innerText()).toMatch(/PDF · 2 pages/);
-    await page.screenshot({ path: 'test-results/storage-resumed-files.png', fullPage: true });
+    await saveScreenshot(page, { path: 'test-results/storage-resumed-files.png', fullPage: true });
 
     // Stopping a batch instead: the file being embedded stays (stored whole), the next one is dropped from the queue.
     await page.getByLabel('Add documents').setInputFiles([
@@ -398,7 +399,7 @@ describe.skipIf(ctx.skip !== null)('the library in IndexedDB (Chromium)', () => 
       buffer: tampered,
     });
     await backup.getByLabel(/^Replace the library/).check();
-    await backup.screenshot({ path: 'test-results/storage-import-confirm.png' });
+    await saveScreenshot(backup, { path: 'test-results/storage-import-confirm.png' });
     await backup.getByRole('button', { name: 'Replace the library' }).click();
     const refused = backup.getByTestId('import-error');
     await refused.waitFor({ timeout: 60_000 });
@@ -407,7 +408,7 @@ describe.skipIf(ctx.skip !== null)('the library in IndexedDB (Chromium)', () => 
     );
     expect(identity(await readStored(page))).toEqual(identity(before));
     expect(await library.getByRole('listitem').count()).toBe(before.docs.length);
-    await page.screenshot({ path: 'test-results/storage-export-import.png', fullPage: true });
+    await saveScreenshot(page, { path: 'test-results/storage-export-import.png', fullPage: true });
     expect(pageErrors).toEqual([]);
   });
 
@@ -445,7 +446,7 @@ describe.skipIf(ctx.skip !== null)('the library in IndexedDB (Chromium)', () => 
       await box.fill('home office allowance');
       await box.press('Enter');
       await page.getByTestId('results').waitFor({ timeout: 60_000 });
-      await page.screenshot({ path: 'test-results/storage-full.png', fullPage: true });
+      await saveScreenshot(page, { path: 'test-results/storage-full.png', fullPage: true });
       console.log(`[e2e] quota 1 MiB, ${usage} bytes used before the 2.2 MB file`);
     } finally {
       await cdp.send('Storage.overrideQuotaForOrigin', { origin });

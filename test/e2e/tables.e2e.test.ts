@@ -9,6 +9,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchChromium } from './browser';
 import { addFiles, appReady } from './built-app';
+import { saveScreenshot } from './screenshot';
 
 const ctx = inject('e2e');
 if (ctx.skip) console.warn(`[e2e] ${ctx.skip}`);
@@ -81,7 +82,7 @@ describe('tables in sources', () => {
       await result.waitFor({ timeout: 60_000 });
       await readableTable(result.locator('.result-text'));
       await result.scrollIntoViewIfNeeded();
-      await page.screenshot({ path: 'test-results/table-result-desktop.png' });
+      await saveScreenshot(page, { path: 'test-results/table-result-desktop.png' });
 
       await page
         .getByTestId('library')
@@ -90,7 +91,7 @@ describe('tables in sources', () => {
         .click();
       const dialog = page.getByTestId('passage-dialog');
       await readableTable(dialog.locator('.dialog-body'));
-      await page.screenshot({ path: 'test-results/table-passage-desktop.png' });
+      await saveScreenshot(page, { path: 'test-results/table-passage-desktop.png' });
 
       await page.setViewportSize({ width: 360, height: 740 });
       const box = dialog.locator('.chunk-table-box').first();
@@ -99,7 +100,7 @@ describe('tables in sources', () => {
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
         await page.evaluate(() => document.documentElement.clientWidth),
       );
-      await page.screenshot({ path: 'test-results/table-passage-phone.png' });
+      await saveScreenshot(page, { path: 'test-results/table-passage-phone.png' });
       await page.keyboard.press('Escape');
       expect(pageErrors).toEqual([]);
     },

@@ -22,6 +22,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { nodePdfAssets } from '../../src/node/pdf-assets';
 import { parseDocument } from '../../src/parse/index';
 import { LOCAL_SCHEMES, launchChromium } from './browser';
+import { saveScreenshot } from './screenshot';
 
 const ctx = inject('e2e');
 const TESTDOCS = resolve(process.env.EVIDENT_SHARED ?? resolve(process.cwd(), '../shared'), 'testdocs');
@@ -93,7 +94,7 @@ describe.skipIf(ctx.skip !== null)('the app in Chromium (Library, Ask, Settings)
   });
 
   it('answers the demo question from the current policy; the trail shows the superseded and blog passages dropped', async () => {
-    await page.screenshot({ path: 'test-results/library-desktop.png', fullPage: true });
+    await saveScreenshot(page, { path: 'test-results/library-desktop.png', fullPage: true });
     await page.getByRole('button', { name: 'Ask the demo question' }).click();
     await expect(tab('Ask').getAttribute('aria-selected')).resolves.toBe('true');
     const result = page.getByTestId('ask-result');
@@ -147,10 +148,10 @@ describe.skipIf(ctx.skip !== null)('the app in Chromium (Library, Ask, Settings)
     await cited.waitFor({ timeout: 10_000 });
     expect(await cited.locator('mark').count()).toBeGreaterThan(0);
     expect(await dialog.getByRole('heading', { level: 2 }).innerText()).toBe('Remote Work Policy v3.0');
-    await page.screenshot({ path: 'test-results/passage-desktop.png' });
+    await saveScreenshot(page, { path: 'test-results/passage-desktop.png' });
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
-    await page.screenshot({ path: 'test-results/ask-desktop.png', fullPage: true });
+    await saveScreenshot(page, { path: 'test-results/ask-desktop.png', fullPage: true });
 
     // Feedback on a cited passage moves its document's λ and the Settings page counts it.
     const first = page.getByTestId('sources').locator('li.source').first();
@@ -180,7 +181,7 @@ describe.skipIf(ctx.skip !== null)('the app in Chromium (Library, Ask, Settings)
     await page.getByRole('button', { name: 'Save reliability values' }).click();
     await page.getByTestId('settings-message').getByText('Saved.').waitFor();
     expect(await priors.locator('tr[data-source-type="blog"] td').last().innerText()).toBe('0.40');
-    await page.screenshot({ path: 'test-results/settings-desktop.png', fullPage: true });
+    await saveScreenshot(page, { path: 'test-results/settings-desktop.png', fullPage: true });
     await page.getByRole('button', { name: 'Reset to defaults' }).click();
     await page
       .getByTestId('settings-message')
@@ -225,7 +226,7 @@ describe.skipIf(ctx.skip !== null)('the app in Chromium (Library, Ask, Settings)
     await expect.poll(() => libraryItems().count(), { timeout: 30_000 }).toBe(before + 4);
     const pdfItem = page.getByTestId('library').locator('li[data-doc-id="file:tracemonkey-pldi09.pdf"]');
     expect(await pdfItem.innerText()).toMatch(/PDF · 14 pages/);
-    await page.screenshot({ path: 'test-results/library-files-desktop.png', fullPage: true });
+    await saveScreenshot(page, { path: 'test-results/library-files-desktop.png', fullPage: true });
 
     await tab('Ask').click();
     const box = page.getByLabel('Your question');
@@ -272,7 +273,7 @@ describe.skipIf(ctx.skip !== null)('the app in Chromium (Library, Ask, Settings)
     expect(at, `"${probe}" in the PDF text`).toBeGreaterThanOrEqual(0);
     const pageOf = parsed.pages!.find((p) => words(parsed.text.slice(p.start, p.end)).includes(probe));
     expect(pageOf?.page).toBe(shownPage);
-    await page.screenshot({ path: 'test-results/passage-pdf-desktop.png' });
+    await saveScreenshot(page, { path: 'test-results/passage-pdf-desktop.png' });
     await page.keyboard.press('Escape');
     console.log(`[e2e] PDF question: outcome ${outcome}, cited ${citation} on page ${shownPage}`);
   }, 420_000);
@@ -343,16 +344,16 @@ describe.skipIf(ctx.skip !== null)('the app in Chromium (Library, Ask, Settings)
     for (const name of ['Library', 'Ask', 'Settings']) {
       await tab(name).click();
       await page.evaluate(() => window.scrollTo(0, 0));
-      await page.screenshot({ path: `test-results/${name.toLowerCase()}-phone.png` });
+      await saveScreenshot(page, { path: `test-results/${name.toLowerCase()}-phone.png` });
       // Nothing forces the page wider than the screen (tables scroll inside their own box).
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
     }
     await tab('Ask').click();
     await page.getByTestId('evidence-trail').scrollIntoViewIfNeeded();
-    await page.screenshot({ path: 'test-results/ask-phone-trail.png' });
+    await saveScreenshot(page, { path: 'test-results/ask-phone-trail.png' });
     await page.getByTestId('answer-text').locator('button.cite').first().click();
     await page.getByTestId('passage-dialog').locator('.passage-cited').waitFor();
-    await page.screenshot({ path: 'test-results/passage-phone.png' });
+    await saveScreenshot(page, { path: 'test-results/passage-phone.png' });
     await page.keyboard.press('Escape');
     await page.setViewportSize(DESKTOP);
   });
