@@ -69,8 +69,8 @@ import { meanSelectionMetrics, SELECTION_METRIC_NAMES, sentenceRecall, setPrf } 
 import { Bm25Index } from '../core/lexical/bm25';
 import { fuse, DEFAULT_DENSE_WEIGHT } from '../core/retrieval/fusion';
 import { bm25TermStats, searchWithTermWeights, type TermStats } from '../core/retrieval/term-weights';
-import type { EvidenceLookup } from '../core/select/common';
-import { byScoreDesc, withEntry } from '../core/select/common';
+import type { EvidenceLookup } from '../core/util/stage';
+import { byScoreDesc, withEntry } from '../core/util/stage';
 import { cutoffCandidates } from '../core/select/cutoff';
 import { dedupCandidates } from '../core/select/dedup';
 import { expandCandidates, type ExpandOptions } from '../core/select/expand';

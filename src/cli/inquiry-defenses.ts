@@ -19,7 +19,7 @@
 import { sourcesOf, type InquiryRecord } from '../core/inquiry';
 import { sentencesOf } from '../core/inquiry/mentions';
 import { termsOf } from '../core/select/rationales';
-import { tokenize } from '../core/text/analyze';
+import { analyzerTokens } from '../core/text/analyze';
 
 export interface FixedContextAnswer {
   readonly released: boolean;
@@ -46,7 +46,7 @@ function isolatedAnswer(question: string, text: string): string {
 function keywordsOf(question: string, answer: string): string[] {
   const q = new Set(termsOf(question));
   const out: string[] = [];
-  for (const t of tokenize(answer)) {
+  for (const t of analyzerTokens(answer)) {
     const word = t.toLowerCase();
     const [term] = termsOf(word);
     if (term === undefined || q.has(term) || out.includes(word)) continue;

@@ -29,7 +29,7 @@
  */
 import { answerExtractive, sourceBody, type Answer } from '../core/answer/extractive';
 import { assertKnownOptions, EvidentError } from '../core/errors';
-import { checkInt, checkRange, tokenize } from '../core/select/common';
+import { checkInt, checkRange, tokenize } from '../core/util/stage';
 import type { PackedSource } from '../core/select/pack';
 import { isStopword } from '../core/select/rationales';
 import { analyzerTokens, cachedStem, createAnalyzer } from '../core/text/analyze';

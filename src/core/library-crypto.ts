@@ -36,6 +36,7 @@
  * part of a damaged file.
  */
 import { EvidentError, assertKnownOptions } from './errors';
+import { checkInt } from './util/stage';
 
 export const ENCRYPTED_LIBRARY_FORMAT = 'evident-library-encrypted';
 export const ENCRYPTED_LIBRARY_VERSION = 1;
@@ -153,8 +154,8 @@ export async function encryptLibrary(
 ): Promise<Uint8Array> {
   assertKnownOptions(options, DEFAULT_ENCRYPT_OPTIONS, 'encryptLibrary');
   const opts = { ...DEFAULT_ENCRYPT_OPTIONS, ...options };
-  checkInt(opts.iterations, 'iterations', MIN_PBKDF2_ITERATIONS, MAX_PBKDF2_ITERATIONS, 'invalid_option');
-  checkInt(opts.recordBytes, 'recordBytes', MIN_RECORD_BYTES, MAX_RECORD_BYTES, 'invalid_option');
+  checkInt('encryptLibrary', 'iterations', opts.iterations, MIN_PBKDF2_ITERATIONS, MAX_PBKDF2_ITERATIONS);
+  checkInt('encryptLibrary', 'recordBytes', opts.recordBytes, MIN_RECORD_BYTES, MAX_RECORD_BYTES);
   if (typeof passphrase !== 'string' || [...passphrase.normalize('NFC')].length < MIN_PASSPHRASE_CHARS) {
     throw new EvidentError(
       'invalid_option',
@@ -368,12 +369,6 @@ function keyCheckAad(prefix: Uint8Array): Uint8Array {
   aad.set(prefix, 0);
   aad.set(label, prefix.length);
   return aad;
-}
-
-function checkInt(x: unknown, name: string, min: number, max: number, code: 'invalid_option'): void {
-  if (typeof x !== 'number' || !Number.isInteger(x) || x < min || x > max) {
-    throw new EvidentError(code, `encryptLibrary: ${name} must be an integer in ${min}…${max}, got ${String(x)}.`);
-  }
 }
 
 function obj(x: unknown, where: string, bad: (why: string) => never): Record<string, unknown> {

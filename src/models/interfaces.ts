@@ -5,7 +5,7 @@
  * (`core/answer/generative`). Signals are `AbortSignalLike` so `src/core` (no DOM types) can
  * declare them; a real `AbortSignal` satisfies it.
  */
-export type { AbortSignalLike } from '../core/select/common';
+export type { AbortSignalLike } from '../core/util/stage';
 export type { CrossEncoder } from '../core/select/rerank';
 export type { EntailmentModel, EntailmentPair, EntailmentScores } from '../core/verify/nli';
 export type { ChatMessage, GenerateOptions, Generator } from '../core/answer/generative';

@@ -36,7 +36,7 @@
  */
 import type { Candidate } from '../types';
 import { assertKnownOptions } from '../errors';
-import { checkRange } from '../select/common';
+import { checkRange } from '../util/stage';
 import type { EvidencePacket } from '../select/packet';
 import { termsOf } from '../select/rationales';
 import type { Answer } from './extractive';

@@ -12,7 +12,7 @@
  * ("nine weeks", "€300,000") or a content word other than a counted one follows it directly
  * ("twelve centimetres"); otherwise ("40 were killed", "forty of the blocks") it may be the count.
  */
-import { tokenize } from '../select/common';
+import { tokenize } from '../util/stage';
 import { isStopword, termOf } from '../select/rationales';
 import type { KeyValue } from '../verify/values';
 

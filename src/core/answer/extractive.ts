@@ -34,7 +34,7 @@ import type { EvidencePacket, RationaleReport } from '../select/packet';
 import type { PackedSource } from '../select/pack';
 import type { Rationale } from '../select/rationales';
 import { isStopword, termOf, termsOf } from '../select/rationales';
-import { checkInt, checkRange, tokenize } from '../select/common';
+import { checkInt, checkRange, tokenize } from '../util/stage';
 import { sentenceUnits } from '../verify/common';
 import { OPPOSITE_ROLE_WEIGHT, questionSide, sidesOf, tokenSpan } from './roles';
 import type { Conflict } from '../verify/conflict';

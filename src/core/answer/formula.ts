@@ -77,7 +77,7 @@ const OPERATOR_WORDS: ReadonlyArray<readonly [RegExp, Operator]> = [
 ];
 
 /** Tokens of a written formula: operators (also "÷", "×", "−", "divided by", "minus"), parentheses and the phrases between. */
-function tokenize(text: string): Token[] | null {
+function formulaTokens(text: string): Token[] | null {
   const out: Token[] = [];
   const parts = text.split(/(\s+divided\s+by\s+|\s+multiplied\s+by\s+|\s+(?:times|minus|plus)\s+|[()/÷×*+−–]|\s-\s)/iu);
   for (const raw of parts) {
@@ -102,7 +102,7 @@ function tokenize(text: string): Token[] | null {
  * "/ 2"). Null when the text is not one well-formed formula with at least one operator.
  */
 export function parseFormula(text: string): Formula | null {
-  const tokens = tokenize(text);
+  const tokens = formulaTokens(text);
   if (!tokens || !tokens.some((t) => 'op' in t && t.op !== '(' && t.op !== ')')) return null;
   let at = 0;
   const peekOp = (): string | null => {

@@ -12,8 +12,8 @@
  * (validate.ts) then checks the citations and claims.
  */
 import { EvidentError, assertKnownOptions } from '../errors';
-import type { AbortSignalLike } from '../select/common';
-import { checkInt, headingLine, throwIfAborted } from '../select/common';
+import type { AbortSignalLike } from '../util/stage';
+import { checkInt, headingLine, throwIfAborted } from '../util/stage';
 import type { PackedSource } from '../select/pack';
 import type { Conflict } from '../verify/conflict';
 import type { VerifyFlag } from '../verify/verify';

@@ -19,7 +19,7 @@
  * A value given both sides in one sentence gets neither. The answerer weighs a value on the asked
  * side as the answer slot and one on the other side by `OPPOSITE_ROLE_WEIGHT`.
  */
-import { tokenize, type Token } from '../select/common';
+import { tokenize, type Token } from '../util/stage';
 import type { KeyValue } from '../verify/values';
 import { DEFEAT_VERBS, LOSE_NOUNS, LOSE_VERBS, WIN_NOUNS, WIN_VERBS } from '../lexicon/contests';
 

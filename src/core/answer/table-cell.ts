@@ -23,7 +23,7 @@
 import { assertKnownOptions } from '../errors';
 import type { PackedSource } from '../select/pack';
 import { termsOf } from '../select/rationales';
-import { checkInt } from '../select/common';
+import { checkInt } from '../util/stage';
 
 export interface TableCellOptions {
   /** Label terms the question must contain (all of a shorter label). Default 2. */

@@ -11,7 +11,7 @@ import { loadTransformersGenerator, type TransformersGenerator } from '../../mod
 import { loadTransformersNli, type TransformersEntailmentModel } from '../../models/transformers/nli';
 import { selectEvidence } from '../select/select';
 import { buildCorpus, candidate } from '../select/testing';
-import type { AbortSignalLike } from '../select/common';
+import type { AbortSignalLike } from '../util/stage';
 import type { EntailmentModel, EntailmentPair, EntailmentScores } from '../verify/nli';
 import { resolveContradictions } from '../verify/nli';
 import { answerGenerative, buildPrompt, parseGeneration } from './generative';

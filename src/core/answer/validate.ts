@@ -21,8 +21,8 @@
  * here.") are not claims.
  */
 import { assertKnownOptions } from '../errors';
-import type { AbortSignalLike } from '../select/common';
-import { checkRange } from '../select/common';
+import type { AbortSignalLike } from '../util/stage';
+import { checkRange } from '../util/stage';
 import type { PackedSource } from '../select/pack';
 import { termsOf } from '../select/rationales';
 import { splitSentences } from '../text/sentences';

@@ -50,7 +50,7 @@ interface Token {
 /** Words (with inner apostrophes, hyphens, dots and slashes) and the punctuation that ends a phrase. */
 const TOKEN = /[\p{L}\p{N}](?:[\p{L}\p{N}'’./-]*[\p{L}\p{N}])?|[,;:()!?—–"“”]/gu;
 
-function tokenize(sentence: string): Token[] {
+function phraseTokens(sentence: string): Token[] {
   return [...sentence.matchAll(TOKEN)].map((m) => ({ text: m[0], start: m.index, end: m.index + m[0].length }));
 }
 
@@ -254,7 +254,7 @@ function readBindingKinds(text: string): BindingKind[] {
     for (const frame of RESTRICTIONS) {
       if (!frame.cues.some((c) => folded.includes(c))) continue;
       for (const m of sentence.matchAll(frame.pattern)) {
-        tokens ??= tokenize(sentence);
+        tokens ??= phraseTokens(sentence);
         const read =
           frame.role === 'preceding'
             ? precedingKind(tokens, m.index, sentence)
@@ -275,7 +275,7 @@ function readBindingKinds(text: string): BindingKind[] {
   for (const r of referencesIn(text)) {
     const words = r.target.toLowerCase().split(/\s+/u);
     if (!words.some((w) => ATTESTATION_WORDS.has(w)) || identifiersIn(r.target).length > 0) continue;
-    const tokens = tokenize(r.target);
+    const tokens = phraseTokens(r.target);
     const k = kindAt(tokens, 0, 'complement', tokens.length, r.target);
     if (k) out.push({ kind: k.kind, issuer: k.issuer, sentence: r.sentence });
   }
@@ -315,7 +315,7 @@ export function isOfKind(record: InquiryRecord, kind: BindingKind): boolean {
   if (want.length === 0) return false;
   return headUnitsOf(record).some((unit) =>
     unit.split(/\s[—–|]\s/u).some((part) => {
-      const tokens = tokenize(part);
+      const tokens = phraseTokens(part);
       const cut = tokens.findIndex(isPunct);
       return headedAs(cut < 0 ? tokens : tokens.slice(0, cut), want);
     }),

@@ -6,7 +6,7 @@
  * or fails (the error is recorded), or the budget is spent.
  */
 import { assertKnownOptions, EvidentError } from '../errors';
-import { checkInt, clock } from '../select/common';
+import { checkInt, clock } from '../util/stage';
 import type { InquiryPlanner } from './planners';
 import { releaseGuard } from './release';
 import { admit, startState, withRound, type InquiryState } from './state';

@@ -9,7 +9,7 @@
  * trace out. Everything else is exported for the evaluation and the tests.
  */
 import type { Generator } from '../answer/generative';
-import { clock } from '../select/common';
+import { clock } from '../util/stage';
 import { inquiryOptions, runInquiry } from './controller';
 import { generatorPlanner } from './generator';
 import { premisePlanner } from './planners';

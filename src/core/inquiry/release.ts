@@ -14,10 +14,10 @@
  * too, and never the binding record. Otherwise: not released, saying which premise stayed unresolved.
  */
 import { assertKnownOptions } from '../errors';
-import { checkInt } from '../select/common';
+import { checkInt } from '../util/stage';
 import type { Candidate, Chunk, DocumentMeta } from '../types';
 import { fnv1a64 } from '../util/hash';
-import type { EvidenceLookup } from '../select/common';
+import type { EvidenceLookup } from '../util/stage';
 import { coordinatedIds, detectCoordination, type ValueGroup } from '../verify/coordination';
 import { detectLineage } from '../verify/lineage';
 import { bindingKindsIn, isOfKind } from './authority';

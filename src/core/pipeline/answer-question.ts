@@ -27,7 +27,7 @@ import { selectEvidence, type SelectionOptions } from '../select/select';
 import type { Candidate, Chunk, DocumentMeta } from '../types';
 import type { EntailmentModel } from '../verify/nli';
 import { throwIfAborted, type AbortSignalLike } from '../util/abort';
-import { clock } from '../select/common';
+import { clock } from '../util/stage';
 
 /** One retrieved passage, as the library's search returns it. */
 export interface RetrievalHit {

@@ -58,7 +58,7 @@ const POSSESSIVE = /['’]s$/;
 
 /**
  * Splits text into lower-cased word tokens (steps 1–4 above: no stop words, no stemming). Named
- * apart from `tokenize` in src/core/select/common.ts, which keeps each token's spelling and offsets.
+ * apart from `tokenize` in src/core/util/stage.ts, which keeps each token's spelling and offsets.
  */
 export function analyzerTokens(text: string): string[] {
   const out: string[] = [];
@@ -70,9 +70,6 @@ export function analyzerTokens(text: string): string[] {
   }
   return out;
 }
-
-/** @deprecated Use `analyzerTokens`; kept until src/cli/inquiry-defenses.ts (owned elsewhere) switches. */
-export const tokenize = analyzerTokens;
 
 // A vocabulary is bounded in practice; the cap only guards against adversarial input.
 const STEM_CACHE_LIMIT = 200_000;
@@ -114,7 +111,11 @@ export function createAnalyzer(options: Partial<AnalyzerOptions> = {}): Analyzer
   };
 }
 
-/** One-off analysis with the given options (creates the analyzer each call; prefer `createAnalyzer`). */
+// The analyzer with default options, built once: most calls of `analyze` pass none.
+let defaultAnalyzer: Analyzer | undefined;
+
+/** One-off analysis with the given options (creates the analyzer unless they are the defaults; prefer `createAnalyzer`). */
 export function analyze(text: string, options: Partial<AnalyzerOptions> = {}): string[] {
+  if (Object.keys(options).length === 0) return (defaultAnalyzer ??= createAnalyzer()).analyze(text);
   return createAnalyzer(options).analyze(text);
 }

@@ -3,8 +3,8 @@
  * masked (so two copies of a passage that differ only in a figure or a name still read as copies).
  */
 import type { Candidate, DocumentMeta } from '../types';
-import type { EvidenceLookup, Token } from '../select/common';
-import { cosine, metaOf, tokenize } from '../select/common';
+import type { EvidenceLookup, Token } from '../util/stage';
+import { cosine, metaOf, tokenize } from '../util/stage';
 import { DEFAULT_SOURCE_LAMBDAS } from '../select/priors';
 import { splitSentences, type Span } from '../text/sentences';
 import type { KeyValue } from './values';

@@ -5,7 +5,7 @@
  * conflicts to resolve. The rules are in conflict.ts's file comment.
  */
 import type { Candidate } from '../types';
-import type { EvidenceLookup } from '../select/common';
+import type { EvidenceLookup } from '../util/stage';
 import { isStopword } from '../select/rationales';
 import type { AnalysedText, PassageTable } from './common';
 import { analyseText, keyJaccard, sentenceUnits } from './common';

@@ -5,8 +5,8 @@
  * rules are in conflict.ts's file comment.
  */
 import type { Candidate, DocumentMeta } from '../types';
-import type { EvidenceLookup, Token } from '../select/common';
-import { byScoreDesc, metaOf } from '../select/common';
+import type { EvidenceLookup, Token } from '../util/stage';
+import { byScoreDesc, metaOf } from '../util/stage';
 import { isStopword, termsOf } from '../select/rationales';
 import type { AnalysedText } from './common';
 import { lambdaOf } from './common';

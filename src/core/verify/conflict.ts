@@ -43,8 +43,8 @@
  */
 import type { Candidate } from '../types';
 import { assertKnownOptions } from '../errors';
-import type { EvidenceLookup } from '../select/common';
-import { byScoreDesc, checkRange, metaOf, withEntry } from '../select/common';
+import type { EvidenceLookup } from '../util/stage';
+import { byScoreDesc, checkRange, metaOf, withEntry } from '../util/stage';
 import { termsOf } from '../select/rationales';
 import { PassageTable, VERIFY_STAGE, analyseText } from './common';
 import type { Passages, SideGroup, SideValue } from './conflict-align';

@@ -7,8 +7,8 @@
  * Tokens are compared folded (lower case, diacritics stripped). The DP table is (n+1)×(m+1) 16-bit
  * cells; callers cap the token counts (`MAX_DIFF_TOKENS`) so a pair never costs more than ~1 MB.
  */
-import type { Token } from '../select/common';
-import { tokenize } from '../select/common';
+import type { Token } from '../util/stage';
+import { tokenize } from '../util/stage';
 
 /** Longest texts (in word tokens) that are diffed; longer ones are compared sentence by sentence. */
 export const MAX_DIFF_TOKENS = 600;

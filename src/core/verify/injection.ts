@@ -26,8 +26,8 @@
  */
 import type { Candidate, HiddenSpan } from '../types';
 import { assertKnownOptions } from '../errors';
-import type { EvidenceLookup } from '../select/common';
-import { checkInt, tokenize, withEntry } from '../select/common';
+import type { EvidenceLookup } from '../util/stage';
+import { checkInt, tokenize, withEntry } from '../util/stage';
 import { isStopword } from '../select/rationales';
 import { splitSentences } from '../text/sentences';
 import { caseFolded } from './values';

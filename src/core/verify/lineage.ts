@@ -21,8 +21,8 @@
  */
 import type { Candidate } from '../types';
 import { assertKnownOptions } from '../errors';
-import type { EvidenceLookup } from '../select/common';
-import { checkInt, checkRange, withEntry } from '../select/common';
+import type { EvidenceLookup } from '../util/stage';
+import { checkInt, checkRange, withEntry } from '../util/stage';
 import type { AnalysedText } from './common';
 import { PassageTable, VERIFY_STAGE, lambdaOf } from './common';
 import { diffKeys } from './diff';

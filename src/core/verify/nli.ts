@@ -17,8 +17,8 @@
  */
 import type { Candidate } from '../types';
 import { EvidentError, assertKnownOptions } from '../errors';
-import type { AbortSignalLike, EvidenceLookup } from '../select/common';
-import { checkInt, checkRange, throwIfAborted, withEntry } from '../select/common';
+import type { AbortSignalLike, EvidenceLookup } from '../util/stage';
+import { checkInt, checkRange, throwIfAborted, withEntry } from '../util/stage';
 import { termsOf } from '../select/rationales';
 import { splitSentences } from '../text/sentences';
 import { VERIFY_STAGE, lambdaOf } from './common';
