@@ -105,6 +105,23 @@ describe('detectCoordination', () => {
     expect(r.kept.map((c) => c.id)).toEqual([ids.report![0]]);
   });
 
+  it("reads a passage's grounding as its best idf-weighted Jaccard of specific words with another document's", () => {
+    // Specific words, the question's and the claimed names' taken away: {ahead} twice, {after, heavi, rain}.
+    // The first two share all they have (1), the third nothing (0): the group's mean is 2/3.
+    const { lookup, ids } = corpusOf({
+      same: [
+        'Amara Okafor won the Lakeside marathon ahead of Lena Brandt.',
+        'Amara Okafor won the Lakeside marathon ahead of Lena Brandt.',
+      ],
+      other: ['Amara Okafor won the Lakeside marathon after heavy rain.'],
+    });
+    const input = [...ids.same!, ...ids.other!].map((id, i) => candidate(id, 1 - i / 10));
+    const r = detectCoordination(input, { question: 'Who won the Lakeside marathon?', lookup });
+    const group = r.groups.find((g) => g.text === 'Amara Okafor')!;
+    expect(group.docIds).toHaveLength(3);
+    expect(group.grounding).toBeCloseTo(2 / 3, 10);
+  });
+
   it('never judges a fact that fewer than three documents state: a lone document of the library stays', () => {
     const { lookup, ids } = corpusOf({ planted: PLANTED.slice(0, 2), noise: NOISE });
     const input = [...ids.planted!, ...ids.noise!].map((id, i) => candidate(id, 1 - i / 10));

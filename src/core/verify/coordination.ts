@@ -30,11 +30,11 @@
  * butterflies"), and corpora where everything is ungrounded.
  */
 import type { Candidate } from '../types';
-import type { EvidenceLookup } from '../select/common';
-import { textOf, withEntry } from '../select/common';
+import type { EvidenceLookup } from '../util/stage';
+import { textOf, withEntry } from '../util/stage';
 import { analyze } from '../text/analyze';
 import { splitSentences, type Span } from '../text/sentences';
-import { VERIFY_STAGE } from './common';
+import { VERIFY_STAGE, type PassageTable } from './common';
 import type { ValueKind } from './values';
 import { answerTypeOf, entityKey, extractValues, kindAnswers } from './values';
 
@@ -85,6 +85,8 @@ export interface CoordinationInput {
   readonly context?: readonly Candidate[];
   /** Context ids that may stand in for a dropped candidate (default: all); a replica lineage dropped may not. */
   readonly standInIds?: ReadonlySet<string>;
+  /** Texts the lineage check analysed (same lookup): their values are read from it, not again. */
+  readonly texts?: PassageTable;
 }
 
 export interface CoordinationResult {
@@ -105,8 +107,15 @@ export interface CoordinationResult {
 
 interface Passage {
   readonly c: Candidate;
-  readonly specific: ReadonlySet<string>;
+  readonly text: string;
   readonly values: readonly { readonly kind: ValueKind; readonly key: string; readonly raw: string }[];
+  /** Every value the text states (read into `Specifics.named` only when a group is judged). */
+  readonly stated: readonly Extracted[];
+}
+
+/** What grounding and naming read of a passage; computed only when some group is judged. */
+interface Specifics {
+  readonly specific: ReadonlySet<string>;
   /** Every name, date and figure of the passage not stated by the question: its key and its words. */
   readonly named: readonly { readonly key: string; readonly terms: readonly string[] }[];
 }
@@ -129,20 +138,17 @@ export function detectCoordination(
   const o: CoordinationOptions = { ...DEFAULT_COORDINATION_OPTIONS, ...options };
   const ownIds = new Set(candidates.map((c) => c.id));
   const all = [...candidates, ...(input.context ?? []).filter((c) => !ownIds.has(c.id))];
-  const passages = readPassages(all, input, o.claimCoverage);
-  const idf = inverseFrequencies(passages);
-  // A passage's grounding does not depend on the group: each is computed once, when first needed.
-  const memo = new Map<Passage, number>();
-  const groundingOf = (m: Passage): number => {
-    let v = memo.get(m);
-    if (v === undefined) memo.set(m, (v = grounding(m, passages, idf)));
-    return v;
-  };
-  // The library's median grounding needs every passage's; it is computed only when a group passes
-  // the absolute bound (most questions have none), once.
+  const frame = questionFrame(input.question);
+  const passages = readPassages(all, input, frame, o.claimCoverage);
+  const raw = valueGroups(passages, o.minGroup);
+  // Specific words, grounding and the library's median are read only when a group is judged
+  // (most questions have none); the median only when a group passes the absolute bound, once.
+  const specifics = raw.length === 0 ? new Map<Passage, Specifics>() : readSpecifics(passages, frame);
+  const groundingOf = groundingIndex(passages, specifics);
   let typical: number | undefined;
   const typicalGrounding = (): number => (typical ??= median(passages.map(groundingOf)));
-  const groups = valueGroups(passages, o.minGroup).map((g) => judge(g, groundingOf, typicalGrounding, o));
+  const namedOf = (m: Passage): Specifics['named'] => specifics.get(m)?.named ?? [];
+  const groups = raw.map((g) => judge(g, { groundingOf, typicalGrounding, namedOf }, o));
   // A passage in a grounded group too (a true report that also names a topical entity the
   // written-to-order passages name) is not dropped for its coordinated group.
   const grounded = new Set(groups.filter((g) => !g.coordinated).flatMap((g) => g.candidateIds));
@@ -259,40 +265,59 @@ export function claimedValues(
   text: string,
   frame: QuestionFrame,
   claimCoverage: number = DEFAULT_COORDINATION_OPTIONS.claimCoverage,
+  /** `extractValues(text)` when already computed. */
+  values: readonly Extracted[] = extractValues(text),
 ): { readonly claimed: readonly Extracted[]; readonly all: readonly Extracted[] } {
-  const claims = claimSentences(text, frame.terms, claimCoverage);
-  const all = extractValues(text);
-  const claimed = all.filter(
-    (v) =>
-      kindAnswers(v.kind, frame.type) &&
-      !frame.keys.has(v.key) &&
-      claims.some((s) => s.start <= v.start && v.end <= s.end),
-  );
-  return { claimed, all };
+  const asked = values.filter((v) => kindAnswers(v.kind, frame.type) && !frame.keys.has(v.key));
+  // Reading sentences is the costly step: only those holding a value of the asked kind are read.
+  if (asked.length === 0) return { claimed: [], all: values };
+  const within = (v: Extracted, s: Span): boolean => s.start <= v.start && v.end <= s.end;
+  const holding = splitSentences(text).filter((s) => asked.some((v) => within(v, s)));
+  const claims = claimSentences(text, holding, frame.terms, claimCoverage);
+  const claimed = asked.filter((v) => claims.some((s) => within(v, s)));
+  return { claimed, all: values };
 }
 
-function readPassages(all: readonly Candidate[], input: CoordinationInput, claimCoverage: number): Passage[] {
-  const frame = questionFrame(input.question);
+function readPassages(
+  all: readonly Candidate[],
+  input: CoordinationInput,
+  frame: QuestionFrame,
+  claimCoverage: number,
+): Passage[] {
   return all.map((c) => {
     const text = textOf(input.lookup, c.id);
-    const { claimed: values, all: stated } = claimedValues(text, frame, claimCoverage);
+    const { claimed, all: stated } = claimedValues(text, frame, claimCoverage, input.texts?.analysed(c.id).values);
     const keyOf = (v: Extracted): string => (v.kind === 'entity' ? entityKey(v.raw) : v.key);
-    const valueTerms = new Set(values.flatMap((v) => analyze(v.raw)));
-    const specific = new Set(
-      analyze(text).filter((t) => t.length >= MIN_TERM_CHARS && !frame.terms.has(t) && !valueTerms.has(t)),
-    );
-    const keyed = values.map((v) => ({ kind: v.kind, key: keyOf(v), raw: v.raw }));
-    const named = stated
-      .map((v) => ({ key: `${v.kind}:${v.key}`, terms: analyze(v.raw) }))
-      .filter((v) => v.terms.some((t) => !frame.words.has(t)));
-    return { c, specific, values: keyed, named };
+    const values = claimed.map((v) => ({ kind: v.kind, key: keyOf(v), raw: v.raw }));
+    return { c, text, values, stated };
   });
 }
 
+/** Each passage's specific words (its content words less the question's and its claimed values') and names. */
+function readSpecifics(passages: readonly Passage[], frame: QuestionFrame): Map<Passage, Specifics> {
+  return new Map(
+    passages.map((p) => {
+      const valueTerms = new Set(p.values.flatMap((v) => analyze(v.raw)));
+      const specific = new Set(
+        analyze(p.text).filter((t) => t.length >= MIN_TERM_CHARS && !frame.terms.has(t) && !valueTerms.has(t)),
+      );
+      const named = p.stated
+        .map((v) => ({ key: `${v.kind}:${v.key}`, terms: analyze(v.raw) }))
+        .filter((v) => v.terms.some((t) => !frame.words.has(t)));
+      return [p, { specific, named }];
+    }),
+  );
+}
+
 /** The sentences that restate the question: at least `coverage` of its content words. */
-function claimSentences(text: string, questionTerms: ReadonlySet<string>, coverage: number): Span[] {
+function claimSentences(
+  text: string,
+  sentences: readonly Span[],
+  questionTerms: ReadonlySet<string>,
+  coverage: number,
+): Span[] {
   if (questionTerms.size === 0) return [];
-  return splitSentences(text).filter((s) => {
+  return sentences.filter((s) => {
     const terms = new Set(analyze(text.slice(s.start, s.end)));
     let n = 0;
     for (const t of questionTerms) if (terms.has(t)) n++;
@@ -317,12 +342,48 @@ function valueGroups(passages: readonly Passage[], minGroup: number): RawGroup[]
   return [...byKey.values()].filter((g) => new Set(g.members.map((m) => m.c.docId)).size >= minGroup);
 }
 
-/** The passage's best idf-weighted Jaccard of specific words with a passage of another document. */
-function grounding(m: Passage, passages: readonly Passage[], idf: ReadonlyMap<string, number>): number {
-  let best = 0;
-  for (const p of passages)
-    if (p.c.docId !== m.c.docId) best = Math.max(best, weightedJaccard(m.specific, p.specific, idf));
-  return best;
+/**
+ * A passage's grounding: its best idf-weighted Jaccard of specific words with a passage of another
+ * document (a rare shared name counts, a shared "study" hardly), each computed once when first asked. The weighted intersection with every passage is
+ * summed over an inverted index of the passage's words (only passages sharing a word are touched),
+ * and the union is the two passages' weight totals less it.
+ */
+function groundingIndex(
+  passages: readonly Passage[],
+  specifics: ReadonlyMap<Passage, Specifics>,
+): (m: Passage) => number {
+  const wordsOf = (p: Passage): ReadonlySet<string> => specifics.get(p)?.specific ?? new Set<string>();
+  const postings = new Map<string, number[]>();
+  passages.forEach((p, i) => {
+    for (const t of wordsOf(p)) {
+      const list = postings.get(t);
+      if (list) list.push(i);
+      else postings.set(t, [i]);
+    }
+  });
+  // log(N / df) of each specific word over the passages (a word every passage has weighs 0).
+  const idf = new Map([...postings].map(([t, list]) => [t, Math.log(passages.length / list.length)]));
+  const totals = passages.map((p) => [...wordsOf(p)].reduce((sum, t) => sum + (idf.get(t) ?? 0), 0));
+  const memo = new Map<Passage, number>();
+  return (m) => {
+    const known = memo.get(m);
+    if (known !== undefined) return known;
+    const shared = new Map<number, number>();
+    for (const t of wordsOf(m)) {
+      const w = idf.get(t) ?? 0;
+      for (const j of postings.get(t) ?? []) {
+        if ((passages[j] as Passage).c.docId !== m.c.docId) shared.set(j, (shared.get(j) ?? 0) + w);
+      }
+    }
+    const own = [...wordsOf(m)].reduce((sum, t) => sum + (idf.get(t) ?? 0), 0);
+    let best = 0;
+    for (const [j, inter] of shared) {
+      const union = own + (totals[j] as number) - inter;
+      if (union > 0) best = Math.max(best, inter / union);
+    }
+    memo.set(m, best);
+    return best;
+  };
 }
 
 /**
@@ -330,9 +391,9 @@ function grounding(m: Passage, passages: readonly Passage[], idf: ReadonlyMap<st
  * the group's value. A real report names the people, places and figures of its story; a passage
  * written from the question and the wanted answer has none to name.
  */
-function namedBeyond(m: Passage, valueTerms: ReadonlySet<string>): number {
+function namedBeyond(named: Specifics['named'], valueTerms: ReadonlySet<string>): number {
   const keys = new Set<string>();
-  for (const v of m.named) if (v.terms.some((t) => !valueTerms.has(t))) keys.add(v.key);
+  for (const v of named) if (v.terms.some((t) => !valueTerms.has(t))) keys.add(v.key);
   return keys.size;
 }
 
@@ -342,18 +403,21 @@ function namedBeyond(m: Passage, valueTerms: ReadonlySet<string>): number {
  */
 function judge(
   g: RawGroup,
-  groundingOf: (m: Passage) => number,
-  typical: () => number,
+  read: {
+    readonly groundingOf: (m: Passage) => number;
+    readonly typicalGrounding: () => number;
+    readonly namedOf: (m: Passage) => Specifics['named'];
+  },
   o: CoordinationOptions,
 ): ValueGroup {
-  const grounding = mean(g.members.map(groundingOf));
+  const grounding = mean(g.members.map(read.groundingOf));
   const valueTerms = new Set(
     g.members.flatMap((m) => m.values.filter((v) => v.key === g.key).flatMap((v) => analyze(v.raw))),
   );
-  const named = mean(g.members.map((m) => namedBeyond(m, valueTerms)));
+  const named = mean(g.members.map((m) => namedBeyond(read.namedOf(m), valueTerms)));
   const ungrounded = grounding < o.minGrounding;
   const nameless = ungrounded && named < o.minNamed;
-  const coordinated = nameless || (ungrounded && grounding < o.relativeGrounding * typical());
+  const coordinated = nameless || (ungrounded && grounding < o.relativeGrounding * read.typicalGrounding());
   return {
     kind: g.kind,
     key: g.key,
@@ -365,28 +429,6 @@ function judge(
     coordinated,
     nameless,
   };
-}
-
-/** log(N / df) of each specific word over the passages (a word every passage has weighs 0). */
-function inverseFrequencies(passages: readonly Passage[]): ReadonlyMap<string, number> {
-  const df = new Map<string, number>();
-  for (const p of passages) for (const t of p.specific) df.set(t, (df.get(t) ?? 0) + 1);
-  const n = passages.length;
-  return new Map([...df].map(([t, f]) => [t, Math.log(n / f)]));
-}
-
-/** Jaccard with each word weighted by its idf: a rare shared name counts, a shared "study" hardly. */
-function weightedJaccard(a: ReadonlySet<string>, b: ReadonlySet<string>, idf: ReadonlyMap<string, number>): number {
-  if (a.size === 0 || b.size === 0) return 0;
-  let inter = 0;
-  let union = 0;
-  for (const t of a) {
-    const w = idf.get(t) ?? 0;
-    union += w;
-    if (b.has(t)) inter += w;
-  }
-  for (const t of b) if (!a.has(t)) union += idf.get(t) ?? 0;
-  return union === 0 ? 0 : inter / union;
 }
 
 function median(xs: readonly number[]): number {

@@ -20,8 +20,8 @@
 import type { Candidate } from '../types';
 import { PassageTable } from './common';
 import { assertKnownOptions } from '../errors';
-import type { AbortSignalLike, EvidenceLookup } from '../select/common';
-import { clock, throwIfAborted } from '../select/common';
+import type { AbortSignalLike, EvidenceLookup } from '../util/stage';
+import { clock, throwIfAborted } from '../util/stage';
 import type { Conflict, ConflictOptions } from './conflict';
 import { detectConflicts } from './conflict';
 import type { InjectionKind, InjectionOptions } from './injection';
@@ -132,6 +132,7 @@ export async function verifyEvidence(input: VerifyInput, options: Partial<Verify
       lookup,
       context: [...usableContext, ...replicas],
       standInIds: new Set(usableContext.map((c) => c.id)),
+      texts,
     },
     o.coordination,
   );
