@@ -227,6 +227,11 @@ describe('long documents: computations and fiscal periods', () => {
     expect(asksForComputation('What was the increase in revenue from 2018 to 2019?')).toBe(true);
     expect(asksForComputation('How many years did servicing fees exceed $3,000 thousand?')).toBe(true);
     expect(asksForComputation('How many years of data does the report cover?')).toBe(false);
+    // Asked by its form for a description, a calculation word is the subject, not what is asked.
+    expect(asksForComputation('What does adjusted gross margin represent?')).toBe(false);
+    expect(asksForComputation('What was the increase in free cash flow from 2018 to 2019 driven by?')).toBe(false);
+    expect(asksForComputation('In 2019, why did the gross margin decrease?')).toBe(false);
+    expect(asksForComputation('How were operating segments defined as?')).toBe(false);
   });
 
   it('reads "FY2018", "FY2019 - FY2020" and "USD" as mentioned where the years are, never as missing names', async () => {

@@ -10,7 +10,8 @@
 import { measuresOf } from '../retrieval/financial-measures';
 import { answerTypeOf } from '../verify/values';
 import { COMPUTED_CUES, DERIVED_CUES, TREND_CUES } from '../lexicon/computation';
-import { asks } from '../text/clauses';
+import { DESCRIPTION_FORM } from '../lexicon/questions';
+import { asks, mainClause } from '../text/clauses';
 
 /** True when the question asks for a derived figure (`DERIVED_CUES`). */
 export function asksForDerivedFigure(question: string): boolean {
@@ -25,11 +26,14 @@ export function asksForDerivedFigure(question: string): boolean {
  */
 /**
  * True when answering needs a computation over figures: a calculation's wording, or a yes/no trend
- * or measure judgment. Only a question or a request asks for one: a statement to check ("PGE2
+ * or measure judgment — unless the question asks for a description. Only a question or a request asks for one: a statement to check ("PGE2
  * promotes tumor growth by …") is answered by the evidence about it, whatever figure words it holds.
  */
 export function asksForComputation(question: string): boolean {
   if (!asks(question)) return false;
+  // A question asking by its form what a measure means, why it moved or what drove it asks for a
+  // description: the calculation words are its subject, and a sentence answers it.
+  if (DESCRIPTION_FORM.test(mainClause(question).toLowerCase())) return false;
   if (COMPUTED_CUES.test(question)) return true;
   if (answerTypeOf(question) !== 'yesno') return false;
   return TREND_CUES.test(question) || measuresOf(question).length > 0;

@@ -23,8 +23,13 @@ export const HOW_MEASURE_OPENING = /^how\s+(?:many|much|long|old|far|often|tall|
 /** Openings that ask for a name when nothing more specific matched: who, where, which, what, name. */
 export const ENTITY_OPENING = /^(?:who|whom|whose|where|which|what|name)\b/u;
 
-/** Question openings that ask for an explanation (see `answerTypeOf`). */
-export const DESCRIPTION = new RegExp(
+/**
+ * Questions that ask for a description by their form — why, how it is done, what something does,
+ * means or is made of, what a stranded preposition leaves open — whatever nouns they hold. A
+ * calculation word in such a question is its subject, not what it asks for ("What does adjusted
+ * gross margin represent?", "What was the increase in free cash flow driven by?").
+ */
+export const DESCRIPTION_FORM = new RegExp(
   [
     String.raw`^why\b`,
     String.raw`^how\s+(?:is|are|was|were|does|do|did|can|could|should|would|to)\b`,
@@ -41,6 +46,18 @@ export const DESCRIPTION = new RegExp(
     // Within a dozen words: a longer question ends in a clause of its own ("… that work is going on?").
     String.raw`^what\s+(?:is|are|was|were)\s+(?:[^\s?]+\s+){1,12}(?:to|in|on|of|for|with|by|from)\s*\??$`,
     String.raw`^what\s+(?:is|are|was|were)\s+(?:a|an|meant\s+by)\b`,
+  ].join('|'),
+  'u',
+);
+
+/**
+ * Questions that ask for a description: its forms above, or a head noun that names one ("What is
+ * the purpose / the difference / the effect of …?"). The noun alone does not rule out a figure:
+ * "the difference in net sales between 2018 and 2019" is a calculation.
+ */
+export const DESCRIPTION = new RegExp(
+  [
+    DESCRIPTION_FORM.source,
     String.raw`^what\s+(?:is|are|was|were)\s+the\s+(?:main\s+|key\s+)?(?:difference|differences|purpose|role|goal|goals|aim|idea|meaning|definition|advantage|advantages|benefit|benefits|drawback|drawbacks|reason|reasons|cause|causes|effect|effects|impact|mechanism|approach|method|contribution|contributions|problem|limitation|limitations|point|significance|relationship|intuition|motivation)\b`,
   ].join('|'),
   'u',
