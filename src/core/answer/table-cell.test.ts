@@ -97,4 +97,17 @@ describe('tableCellAnswer over several periods', () => {
   it('answers nothing when one of the asked periods has no column (one cell would answer in part)', () => {
     expect(tableCellAnswer('What were raw materials in 2019 and 2016 respectively?', [noDelimiter])).toBeNull();
   });
+  it('answers nothing from one cell when the question asks for the respective values of several columns', () => {
+    const obligations = source(
+      'S3',
+      '[S3] Filing › Contractual Obligations (In thousands)',
+      ['| | Total | Less than 1 year | 1-3 years |', '| Operating lease obligations | $2,828 | $773 | $2,055 |'].join(
+        '\n',
+      ),
+    );
+    const asked =
+      'What are the respective values of operating lease obligations that are less than one year and 1-3 years?';
+    expect(tableCellAnswer(asked, [obligations])).toBeNull();
+    expect(tableCellAnswer('What are the operating lease obligations?', [obligations])?.value).toBe('$2,828');
+  });
 });

@@ -24,6 +24,7 @@ import { assertKnownOptions } from '../errors';
 import type { PackedSource } from '../select/pack';
 import { termsOf } from '../select/rationales';
 import { checkInt } from '../util/stage';
+import { SEVERAL_VALUES } from '../lexicon/questions';
 
 export interface TableCellOptions {
   /** Label terms the question must contain (all of a shorter label). Default 2. */
@@ -205,8 +206,9 @@ export function tableCellAnswer(
       const unit = table.unit;
       const inUnit = unit ? ` (in ${unit})` : '';
       const cells = cellsByYear(row, table.header, asked);
-      // Several periods asked and one of them has no column: one cell would answer in part.
-      if (asked.length >= 2 && !cells) continue;
+      // Several periods asked and one of them has no column, or several values asked of one row
+      // ("the respective values of … less than one year and 1–3 years"): one cell answers in part.
+      if ((asked.length >= 2 || SEVERAL_VALUES.test(question)) && !cells) continue;
       const read = cells ?? [{ column, value }];
       const first = read[0] as { column: string; value: string };
       const sentence = cells

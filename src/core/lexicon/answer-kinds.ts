@@ -35,6 +35,8 @@ export const HEAD_UNIT_FAMILY: Readonly<Record<string, UnitFamily>> = Object.fre
   budget: 'money',
   revenue: 'money',
   revenues: 'money',
+  profit: 'money',
+  profits: 'money',
   income: 'money',
   expense: 'money',
   expenses: 'money',

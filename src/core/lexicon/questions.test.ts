@@ -11,6 +11,7 @@ import {
   HOW_MEASURE_OPENING,
   LATE_QUESTION_WORD,
   QUESTION_OPENING,
+  SEVERAL_VALUES,
 } from './questions';
 
 /** Each row: a pattern, its name, a lower-cased question, and whether the pattern matches it. */
@@ -38,6 +39,9 @@ const ROWS: readonly (readonly [RegExp, string, string, boolean])[] = [
   [DESCRIPTION_FORM, 'DESCRIPTION_FORM', 'what does adjusted gross margin represent?', true],
   [DESCRIPTION_FORM, 'DESCRIPTION_FORM', 'what was the increase in free cash flow driven by?', true],
   [DESCRIPTION_FORM, 'DESCRIPTION_FORM', 'what was the increase in free cash flow in 2019?', false],
+  [SEVERAL_VALUES, 'SEVERAL_VALUES', 'what are the respective values of a and b?', true],
+  [SEVERAL_VALUES, 'SEVERAL_VALUES', 'what was revenue in 2019 and 2018 respectively?', true],
+  [SEVERAL_VALUES, 'SEVERAL_VALUES', 'what was the value of the respect index?', false],
   [DESCRIPTION, 'DESCRIPTION', 'what did decnet originally do', true],
   [
     DESCRIPTION,

@@ -82,3 +82,6 @@ export const LATE_QUESTION_WORD = /\b(?:who|whom|whose|what|which|where|when|how
 
 /** Every question word (global: count them with `match`), lower-cased, diacritics folded. */
 export const QUESTION_WORD = /\b(?:what|which|who|whom|whose|when|where|why|how)\b/gu;
+
+/** A question that asks for several values at once, each of its own ("the respective values of …"). */
+export const SEVERAL_VALUES = /\brespective(?:ly)?\b/iu;

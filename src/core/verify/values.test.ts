@@ -102,6 +102,9 @@ describe('answerTypeOf and hasNegation', () => {
     expect(answerTypeOf("What was Tesla's revenue in Q1 2021?")).toBe('number');
     expect(answerTypeOf('Is sick leave paid?')).toBe('yesno');
     expect(answerTypeOf('Super Bowl 2021 location')).toBe('any');
+    // The asked phrase's head names a figure, singular or plural.
+    expect(answerTypeOf('What are the respective values of raw materials in 2018 and 2019?')).toBe('number');
+    expect(answerTypeOf("What are the company's respective gross profit in 2019 and 2018?")).toBe('number');
   });
   it('reads a request for an explanation as a description, and keeps factoid "what" questions', () => {
     for (const q of [

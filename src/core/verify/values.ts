@@ -592,7 +592,7 @@ export function answerTypeOf(question: string): AnswerType {
   // A figure when the asked phrase's head names one ("what was the total revenue of …"), not
   // when a figure word sits elsewhere ("what is the company paid on a cost-plus contract?").
   const asked = askedPhrase(q);
-  if (asked && FIGURE_HEADS.has(asked.head)) return 'number';
+  if (asked && asksFigure(asked.head)) return 'number';
   if (/\bhow\s+(?:many|much)\b/u.test(q)) return 'number';
   if (DESCRIPTION.test(q) || DEFINITION.test(q)) {
     return 'description';
@@ -600,6 +600,11 @@ export function answerTypeOf(question: string): AnswerType {
   if (ENTITY_OPENING.test(q)) return 'entity';
   if (/\b(?:who|whom|whose|which)\b/u.test(q)) return 'entity';
   return 'any';
+}
+
+/** A head noun that asks for a figure, singular or plural ("value", "values", "amounts"). */
+function asksFigure(head: string): boolean {
+  return FIGURE_HEADS.has(head) || (head.endsWith('s') && FIGURE_HEADS.has(head.slice(0, -1)));
 }
 
 /** Whether a value of this kind answers a question of that type. */
