@@ -11,6 +11,8 @@ describe('unitFamilyOf', () => {
     ['How much did the company pay?', { family: 'money', strict: false }],
     ['Who wrote the report?', null],
     ['How many patients recovered?', null],
+    ['How many years is the minimum lifespan of the building?', { family: 'duration', strict: false }],
+    ['How many days a week can staff work from home?', { family: 'duration', strict: false }],
   ])('%s', (question, ask) => {
     expect(unitFamilyOf(question)).toEqual(ask);
   });

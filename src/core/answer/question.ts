@@ -19,14 +19,29 @@ export interface FamilyAsk {
 /** The unit family the question's answer carries, or null. */
 export function unitFamilyOf(question: string): FamilyAsk | null {
   const clause = mainClause(question).toLowerCase();
-  const how = clause.match(/^how\s+([a-z]+)/u);
+  const how = clause.match(/^how\s+([a-z]+)(?:\s+([a-z]+))?/u);
   if (how) {
-    const family = HOW_UNIT_FAMILY[how[1] as string];
+    // "How long …", or "how many years …": the counted noun is a unit ("years" → year).
+    const family = HOW_UNIT_FAMILY[how[1] as string] ?? (how[1] === 'many' ? familyOfUnit(how[2]) : undefined);
     return family ? { family, strict: false } : null;
   }
   const asked = askedPhrase(clause);
   const family = asked ? HEAD_UNIT_FAMILY[asked.head] : undefined;
   return family ? { family, strict: family !== 'money' } : null;
+}
+
+/** The family whose units hold this word, singular or plural ("years" → duration). */
+function familyOfUnit(word: string | undefined): UnitFamily | undefined {
+  if (!word) return undefined;
+  const singular = word.replace(/s$/u, '');
+  const families = Object.keys(UNIT_FAMILIES) as UnitFamily[];
+  return families.find((f) => (UNIT_FAMILIES[f] as readonly string[]).includes(singular));
+}
+
+/** The family of a number's unit ("$2,010" → money, "12%" → share), or null for a bare number. */
+export function familyOf(v: KeyValue): UnitFamily | null {
+  if (v.kind !== 'number') return null;
+  return (Object.keys(UNIT_FAMILIES) as UnitFamily[]).find((f) => fitsFamily(v, f)) ?? null;
 }
 
 const unitOf = (v: KeyValue): string => v.key.replace(/^-?[\d.]+(?:e[+-]?\d+)?/u, '');

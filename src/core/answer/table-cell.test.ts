@@ -97,6 +97,18 @@ describe('tableCellAnswer over several periods', () => {
   it('answers nothing when one of the asked periods has no column (one cell would answer in part)', () => {
     expect(tableCellAnswer('What were raw materials in 2019 and 2016 respectively?', [noDelimiter])).toBeNull();
   });
+  it('reads no cell in another unit family than the one asked', () => {
+    const lives = source(
+      'S4',
+      '[S4] Filing › Property (dollars in millions)',
+      ['| | 2019 | Lives (Years) |', '| Land and rights-of-way | $117.2 | 20 - 60 |'].join('\n'),
+    );
+    // "$117.2" is money; the question counts years. A money question reads it.
+    expect(
+      tableCellAnswer('How many years is the minimum lifespan of the land and rights-of-way in 2019?', [lives]),
+    ).toBeNull();
+    expect(tableCellAnswer('What was the cost of land and rights-of-way in 2019?', [lives])?.value).toBe('$117.2');
+  });
   it('answers nothing from one cell when the question asks for the respective values of several columns', () => {
     const obligations = source(
       'S3',

@@ -25,6 +25,9 @@ import type { PackedSource } from '../select/pack';
 import { termsOf } from '../select/rationales';
 import { checkInt } from '../util/stage';
 import { SEVERAL_VALUES } from '../lexicon/questions';
+import { familyOf, unitFamilyOf } from './question';
+import type { UnitFamily } from '../lexicon/answer-kinds';
+import { extractValues } from '../verify/values';
 
 export interface TableCellOptions {
   /** Label terms the question must contain (all of a shorter label). Default 2. */
@@ -176,6 +179,13 @@ function columnOf(row: readonly string[], header: readonly string[] | null, year
   return -1;
 }
 
+/** Whether a cell's figure is bare or carries a unit of `family`. */
+function inFamily(cell: string, family: UnitFamily): boolean {
+  const value = extractValues(cell).find((v) => v.kind === 'number');
+  const own = value ? familyOf(value) : null;
+  return own === null || own === family;
+}
+
 /** The best table cell for the question among the packed sources, or null. */
 export function tableCellAnswer(
   question: string,
@@ -188,6 +198,7 @@ export function tableCellAnswer(
   const qTerms = new Set(termsOf(question));
   const years = questionYears(question);
   const asked = orderedYears(question);
+  const ask = unitFamilyOf(question);
   let best: TableCell | null = null;
   for (const source of sources) {
     const table = tableOf(source);
@@ -199,6 +210,9 @@ export function tableCellAnswer(
       if (terms.length < o.minLabelTerms) continue;
       const col = columnOf(row, table.header, years);
       if (col < 0) continue;
+      // A cell in another unit family than the one asked ("$117.2" for "how many years …", a
+      // money cell for "what proportion …") is not the answer, however well its label matches.
+      if (ask && !inFamily(row[col] as string, ask.family)) continue;
       if (best && best.matched >= terms.length) continue;
       const offset = table.header ? table.header.length - row.length : 0;
       const column = table.header?.[col + offset] ?? '';
