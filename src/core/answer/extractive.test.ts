@@ -73,6 +73,16 @@ describe('answerExtractive', () => {
     expect(isTitleLine(line)).toBe(title);
   });
 
+  it('inside one document, a date is shown with the part of the period its sentence names', () => {
+    const question = 'When did the board approve the restructuring plan?';
+    const a = answerExtractive({
+      question,
+      rationales: decomposeQuestion(question),
+      sources: [source(1, 'During the fourth quarter of fiscal year 2018, the board approved the restructuring plan.')],
+    });
+    expect(a.short?.text).toBe('the fourth quarter of fiscal year 2018');
+  });
+
   it('inside one document, a title line that meets the question never displaces the voted value', () => {
     const question = 'Who is the current NFL Commissioner?';
     const a = answerExtractive({

@@ -887,9 +887,9 @@ function fitsAsked(s: Scored, v: KeyValue, question: string): boolean {
   return fitsAskedNoun(s.text, v, question) && countFit(s.text, v, countedTerms(question)) === 1;
 }
 
-/** The voted value as the lead sentence states it: inside one document with its qualifier ("a median of 13 days"). */
+/** The voted figure or date as the lead sentence states it: inside one document with its qualifier ("a median of 13 days", "the end of 2019"). */
 function shownVote(vote: Vote, lead: Scored, documents: number): string {
-  if (documents >= 2 || vote.kind !== 'number') return vote.display;
+  if (documents >= 2 || vote.kind === 'entity') return vote.display;
   const stated = lead.values.find((v) => v.key === vote.displayKey && v.raw === vote.display);
   return stated ? qualifiedFigure(lead.text, stated) : vote.display;
 }

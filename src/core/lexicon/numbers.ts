@@ -55,3 +55,24 @@ export const FIGURE_QUALIFIERS: readonly string[] = [
   'median',
   'average',
 ];
+
+/**
+ * Words right before a date that say which part of the period it is ("the fourth quarter of
+ * fiscal year 2018", "the end of 2019", "early 2020"): part of the date a short answer shows, since
+ * "2018" alone misstates "the fourth quarter of 2018". A "fiscal" or "fiscal year" after them (or
+ * alone) goes with them. General English; longest first (`answer/figures.ts`).
+ */
+export const DATE_QUALIFIERS: readonly string[] = [
+  'the first quarter of',
+  'the second quarter of',
+  'the third quarter of',
+  'the fourth quarter of',
+  'the first half of',
+  'the second half of',
+  'the beginning of',
+  'the middle of',
+  'the start of',
+  'the end of',
+  'early',
+  'late',
+];
