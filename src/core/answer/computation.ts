@@ -26,8 +26,9 @@ export function asksForDerivedFigure(question: string): boolean {
  */
 /**
  * True when answering needs a computation over figures: a calculation's wording, or a yes/no trend
- * or measure judgment — unless the question asks for a description. Only a question or a request asks for one: a statement to check ("PGE2
- * promotes tumor growth by …") is answered by the evidence about it, whatever figure words it holds.
+ * or measure judgment — unless the question asks by its form for a description. Only a question or
+ * a request asks for one: a statement to check ("PGE2 promotes tumor growth by …") is answered by
+ * the evidence about it, whatever figure words it holds.
  */
 export function asksForComputation(question: string): boolean {
   if (!asks(question)) return false;

@@ -8,15 +8,17 @@
 import { DATE_QUALIFIERS, FIGURE_QUALIFIERS } from '../lexicon/numbers';
 import type { KeyValue } from '../verify/values';
 
-const QUALIFIER_BEFORE = new RegExp(
-  String.raw`(?:^|[\s(])(${FIGURE_QUALIFIERS.map((q) => q.replace(/ /gu, String.raw`\s+`)).join('|')})\s+$`,
-  'iu',
-);
+/** The phrases as one alternation, any run of spaces between their words. */
+const alternation = (phrases: readonly string[]): string =>
+  phrases.map((q) => q.replace(/ /gu, String.raw`\s+`)).join('|');
+
+/** A qualifier ending right before the value (`before` is the text up to it). */
+const endingQualifier = (qualifier: string): RegExp => new RegExp(String.raw`(?:^|[\s(])(${qualifier})\s+$`, 'iu');
 
 const FISCAL = String.raw`fiscal(?:\s+year)?`;
-const DATE_QUALIFIER_BEFORE = new RegExp(
-  String.raw`(?:^|[\s(])((?:(?:${DATE_QUALIFIERS.map((q) => q.replace(/ /gu, String.raw`\s+`)).join('|')})(?:\s+${FISCAL})?|${FISCAL}))\s+$`,
-  'iu',
+const QUALIFIER_BEFORE = endingQualifier(alternation(FIGURE_QUALIFIERS));
+const DATE_QUALIFIER_BEFORE = endingQualifier(
+  String.raw`(?:${alternation(DATE_QUALIFIERS)})(?:\s+${FISCAL})?|${FISCAL}`,
 );
 
 /**

@@ -18,7 +18,9 @@
  *
  * A question that names several periods for one row ("… in 2019 and 2018 respectively") is
  * answered by the row's cell under each, in the order the question names them, when the header
- * has a column for every one; otherwise by the first as above.
+ * has a column for every one, and by no cell when one has none or when the question asks for the
+ * respective values of one row that a single cell would answer only in part. A cell whose figure
+ * carries a unit of another family than the one asked ("$117.2" for "how many years …") is none.
  */
 import { assertKnownOptions } from '../errors';
 import type { PackedSource } from '../select/pack';
@@ -198,6 +200,9 @@ export function tableCellAnswer(
   const qTerms = new Set(termsOf(question));
   const years = questionYears(question);
   const asked = orderedYears(question);
+  // Several periods asked, or several values asked of one row ("the respective values of … less
+  // than one year and 1–3 years"): one cell would answer in part.
+  const several = asked.length >= 2 || SEVERAL_VALUES.test(question);
   const ask = unitFamilyOf(question);
   let best: TableCell | null = null;
   for (const source of sources) {
@@ -220,9 +225,7 @@ export function tableCellAnswer(
       const unit = table.unit;
       const inUnit = unit ? ` (in ${unit})` : '';
       const cells = cellsByYear(row, table.header, asked);
-      // Several periods asked and one of them has no column, or several values asked of one row
-      // ("the respective values of … less than one year and 1–3 years"): one cell answers in part.
-      if ((asked.length >= 2 || SEVERAL_VALUES.test(question)) && !cells) continue;
+      if (several && !cells) continue;
       const read = cells ?? [{ column, value }];
       const first = read[0] as { column: string; value: string };
       const sentence = cells

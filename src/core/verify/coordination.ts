@@ -344,9 +344,10 @@ function valueGroups(passages: readonly Passage[], minGroup: number): RawGroup[]
 
 /**
  * A passage's grounding: its best idf-weighted Jaccard of specific words with a passage of another
- * document (a rare shared name counts, a shared "study" hardly), each computed once when first asked. The weighted intersection with every passage is
- * summed over an inverted index of the passage's words (only passages sharing a word are touched),
- * and the union is the two passages' weight totals less it.
+ * document (a rare shared name counts, a shared "study" hardly), each computed once when first
+ * asked. The weighted intersection with every passage is summed over an inverted index of the
+ * passage's words (only passages sharing a word are touched), and the union is the two passages'
+ * weight totals less it.
  */
 function groundingIndex(
   passages: readonly Passage[],
@@ -364,6 +365,7 @@ function groundingIndex(
   // log(N / df) of each specific word over the passages (a word every passage has weighs 0).
   const idf = new Map([...postings].map(([t, list]) => [t, Math.log(passages.length / list.length)]));
   const totals = passages.map((p) => [...wordsOf(p)].reduce((sum, t) => sum + (idf.get(t) ?? 0), 0));
+  const index = new Map(passages.map((p, i) => [p, i]));
   const memo = new Map<Passage, number>();
   return (m) => {
     const known = memo.get(m);
@@ -375,7 +377,7 @@ function groundingIndex(
         if ((passages[j] as Passage).c.docId !== m.c.docId) shared.set(j, (shared.get(j) ?? 0) + w);
       }
     }
-    const own = [...wordsOf(m)].reduce((sum, t) => sum + (idf.get(t) ?? 0), 0);
+    const own = totals[index.get(m) as number] as number;
     let best = 0;
     for (const [j, inter] of shared) {
       const union = own + (totals[j] as number) - inter;
